@@ -1,0 +1,41 @@
+"""One list of variants, found by name or alias (as python-chess does)."""
+
+from __future__ import annotations
+
+from .errors import RuleOptionError
+
+VARIANTS: list[type] = []
+
+
+def register(cls):
+    """Class decorator adding a :class:`engine.base.Game` subclass."""
+    VARIANTS.append(cls)
+    return cls
+
+
+def _load() -> None:
+    # Importing the family modules registers their variants.
+    import importlib
+
+    for name in ("engine.rummikub", "engine.contract"):
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as exc:  # a family not built yet
+            if exc.name != name:
+                raise
+
+
+def find_variant(name: str):
+    """The game class whose ``variant`` or one of whose ``aliases`` is
+    ``name`` (case-insensitive).
+
+    :raises RuleOptionError: no such variant (a ``ValueError``).
+    """
+    if not VARIANTS:
+        _load()
+    key = name.strip().lower()
+    for cls in VARIANTS:
+        if key == cls.variant.lower() or key in (a.lower() for a in cls.aliases):
+            return cls
+    known = ", ".join(sorted(c.variant for c in VARIANTS)) or "none"
+    raise RuleOptionError(f"unknown variant {name!r} (known: {known})")
