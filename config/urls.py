@@ -1,0 +1,26 @@
+"""URLs: the admin, the games pages and API, the API schema and docs, and the
+league's pages when the league app is present."""
+
+from importlib.util import find_spec
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
+    path("api/", include("games.api_urls")),
+    path("games/", include("games.urls")),
+]
+
+# The league app mounts itself at the site root ("") when it exists: it owns
+# the public pages (standings, players, clubs) and may add "api/league/" etc.
+if find_spec("league") is not None and find_spec("league.urls") is not None:
+    urlpatterns.append(path("", include("league.urls")))
+else:
+    from django.views.generic import RedirectView
+
+    urlpatterns.append(path("", RedirectView.as_view(url="/games/", permanent=False)))

@@ -1,0 +1,95 @@
+"""Admin: games with their seats, read-only events, audit verdicts, outbox."""
+
+from django.contrib import admin, messages
+
+from .audit import audit_game
+from .models import AuditVerdict, Event, Game, OutboxMessage, Seat, Snapshot
+
+
+class ReadOnlyMixin:
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+class SeatInline(ReadOnlyMixin, admin.TabularInline):
+    model = Seat
+    fields = ("index", "name", "kind", "ai_level", "taken_at")
+    readonly_fields = fields
+    extra = 0
+
+
+class EventInline(ReadOnlyMixin, admin.TabularInline):
+    model = Event
+    fields = ("version", "type", "actor", "recorded_at", "payload", "hash")
+    readonly_fields = fields
+    extra = 0
+    show_change_link = True
+
+
+class VerdictInline(ReadOnlyMixin, admin.TabularInline):
+    model = AuditVerdict
+    fields = ("checked_at", "ok", "events_checked", "first_bad_version", "problem")
+    readonly_fields = fields
+    extra = 0
+
+
+@admin.action(description="Audit the selected games (replay, hash chain, seed, scores)")
+def audit_selected(modeladmin, request, queryset):
+    bad = 0
+    for game in queryset:
+        verdict = audit_game(game)
+        if not verdict.ok:
+            bad += 1
+            modeladmin.message_user(request, str(verdict), messages.ERROR)
+    modeladmin.message_user(request, f"{queryset.count()} audited, {bad} with problems",
+                            messages.WARNING if bad else messages.SUCCESS)
+
+
+@admin.register(Game)
+class GameAdmin(admin.ModelAdmin):
+    list_display = ("id", "__str__", "variant", "mode", "status", "version", "to_move", "scores", "updated_at")
+    list_filter = ("status", "variant", "mode")
+    search_fields = ("title", "seats__name")
+    readonly_fields = ("family", "variant", "rules", "players", "first", "mode", "status", "version",
+                       "to_move", "scores", "created_at", "updated_at")
+    fields = ("title",) + readonly_fields
+    inlines = [SeatInline, VerdictInline, EventInline]
+    actions = [audit_selected]
+
+    def has_add_permission(self, request):
+        return False  # games are created through the services (API, league, demo)
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("game", "version", "type", "schema_version", "actor", "recorded_at", "short_hash")
+    list_filter = ("type",)
+    search_fields = ("game__id",)
+    list_select_related = ("game",)
+
+    @admin.display(description="hash")
+    def short_hash(self, obj):
+        return obj.hash[:12]
+
+
+@admin.register(AuditVerdict)
+class AuditVerdictAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("game", "ok", "events_checked", "first_bad_version", "problem", "checked_at")
+    list_filter = ("ok",)
+
+
+@admin.register(OutboxMessage)
+class OutboxAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "topic", "args", "status", "attempts", "last_error", "created_at", "sent_at")
+    list_filter = ("status", "topic")
+
+
+@admin.register(Snapshot)
+class SnapshotAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("game", "version", "created_at")

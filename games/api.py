@@ -1,0 +1,200 @@
+"""The games REST API. Views only translate HTTP to services/selectors."""
+
+from __future__ import annotations
+
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import status
+from rest_framework.exceptions import PermissionDenied
+from rest_framework.response import Response
+from rest_framework.views import APIView
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from . import selectors, services
+from .audit import audit_game
+from .errors import GameServiceError, NotVisible, NotYourSeat
+from .eventstore import ConcurrencyConflict
+from .models import Game, Seat
+from .serializers import (ErrorSerializer, EventOutSerializer, GameCreateSerializer, GameSummarySerializer,
+                          MoveInSerializer, MoveOutSerializer, SeatTakeSerializer, SeatTokenSerializer,
+                          VerdictSerializer, ViewSerializer)
+
+ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
+
+
+def exception_handler(exc, context):
+    """Service errors become ``{"error": code, "detail": message}`` with
+    their status; everything else goes to DRF's handler."""
+    if isinstance(exc, ConcurrencyConflict):
+        return Response({"error": "stale-version", "detail": str(exc), "version": exc.actual},
+                        status=status.HTTP_409_CONFLICT)
+    if isinstance(exc, GameServiceError):
+        return Response({"error": exc.code, "detail": str(exc)}, status=exc.status)
+    response = drf_exception_handler(exc, context)
+    if response is not None and isinstance(response.data, dict) and "detail" in response.data:
+        response.data = {"error": getattr(response.data["detail"], "code", "error"),
+                         "detail": str(response.data["detail"])}
+    elif response is not None and isinstance(response.data, (dict, list)):
+        response.data = {"error": "invalid", "detail": _flatten(response.data), "fields": response.data}
+    return response
+
+
+def _flatten(data, prefix="") -> str:
+    if isinstance(data, dict):
+        return "; ".join(_flatten(v, f"{prefix}{k}: ") for k, v in data.items())
+    if isinstance(data, list):
+        return "; ".join(_flatten(v, prefix) for v in data)
+    return f"{prefix}{data}"
+
+
+def _is_staff(request) -> bool:
+    return bool(getattr(request.user, "is_staff", False))
+
+
+def _seat(request) -> Seat | None:
+    return request.auth if isinstance(request.auth, Seat) else None
+
+
+class GameListCreate(APIView):
+    @extend_schema(responses=GameSummarySerializer(many=True),
+                   parameters=[OpenApiParameter("status", str, enum=["in_progress", "finished"])],
+                   summary="List games")
+    def get(self, request):
+        games = selectors.game_list(status=request.query_params.get("status"))[:200]
+        return Response([selectors.game_summary(g) for g in games])
+
+    @extend_schema(request=GameCreateSerializer, responses={201: GameSummarySerializer, **ERRORS},
+                   summary="Create a game (digital: shuffled from a secret seed)")
+    def post(self, request):
+        data = GameCreateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        if "deal" in v and not _is_staff(request):
+            raise PermissionDenied("only staff may type in the deal of a real-table game")
+        game = services.game_create(variant=v["variant"], players=v["players"], rules=v["rules"],
+                                    seats=v.get("seats"), deal=v.get("deal"), first=v["first"],
+                                    title=v["title"], actor=_actor(request))
+        return Response(selectors.game_summary(game), status=status.HTTP_201_CREATED)
+
+
+def _actor(request) -> str:
+    seat = _seat(request)
+    if seat is not None:
+        return f"seat:{seat.index}"
+    if getattr(request.user, "is_authenticated", False):
+        return f"user:{request.user.get_username()}"
+    return "anonymous"
+
+
+class GameDetail(APIView):
+    @extend_schema(responses={200: GameSummarySerializer, 404: ErrorSerializer}, summary="A game's public facts")
+    def get(self, request, game_id: int):
+        game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
+        return Response(selectors.game_summary(game))
+
+
+class SeatTake(APIView):
+    @extend_schema(request=SeatTakeSerializer, responses={201: SeatTokenSerializer, **ERRORS},
+                   summary="Take a seat; returns the seat's credential (once)")
+    def post(self, request, game_id: int, index: int):
+        game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
+        data = SeatTakeSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        token = services.seat_take(game=game, index=index, name=data.validated_data["name"], user=request.user)
+        return Response({"game": game.pk, "seat": index, "token": token}, status=status.HTTP_201_CREATED)
+
+
+class SeatView(APIView):
+    @extend_schema(responses={200: ViewSerializer, **ERRORS},
+                   parameters=[OpenApiParameter("seat", int, description="staff only: whose view")],
+                   summary="Your seat's view: own rack, table, counts, whose turn, version")
+    def get(self, request, game_id: int):
+        game = get_object_or_404(Game, pk=game_id)
+        seat = _seat(request)
+        if seat is not None:
+            if seat.game_id != game.pk:
+                raise NotYourSeat(f"this credential is for game {seat.game_id}, not game {game.pk}")
+            return Response(selectors.game_view(game, seat.index))
+        if _is_staff(request):
+            raw = request.query_params.get("seat")
+            index = None
+            if raw not in (None, ""):
+                try:
+                    index = int(raw)
+                except ValueError:
+                    raise GameServiceError(f"seat must be a number, got {raw!r}", "bad-seat") from None
+                if not 0 <= index < game.players:
+                    raise GameServiceError(f"game {game.pk} has seats 0 to {game.players - 1}", "bad-seat")
+            return Response(selectors.game_view(game, index))
+        return Response(selectors.game_view(game, None))
+
+
+class MoveSubmit(APIView):
+    @extend_schema(request=MoveInSerializer, responses={201: MoveOutSerializer, **ERRORS},
+                   summary="Submit a move at the version you saw",
+                   description="409 if the game moved on since that version; 400 naming the rule "
+                               "if the move is malformed or illegal (nothing is stored); a move the "
+                               "rules turn into a penalty is recorded as the penalty and says so.")
+    def post(self, request, game_id: int):
+        data = MoveInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        v = data.validated_data
+        game = get_object_or_404(Game.objects.only("id"), pk=game_id)
+        seat = _seat(request)
+        if seat is not None:
+            if seat.game_id != game.pk:
+                raise NotYourSeat(f"this credential is for game {seat.game_id}, not game {game.pk}")
+            if "seat" in v and v["seat"] != seat.index:
+                raise NotYourSeat(f"this credential is for seat {seat.index}, not seat {v['seat']}")
+            acting = seat.index
+        elif _is_staff(request):
+            acting = v.get("seat")
+        else:
+            raise NotYourSeat("send your seat credential: 'Authorization: Seat <token>'", "no-credential")
+        result = services.game_record_move(game=game.pk, move=v["move"], expected_version=v["expected_version"],
+                                           seat=acting, actor=_actor(request))
+        return Response(MoveOutSerializer(result).data, status=status.HTTP_201_CREATED)
+
+
+class GameEvents(APIView):
+    @extend_schema(responses={200: EventOutSerializer(many=True), **ERRORS},
+                   summary="The events of a finished game (staff: any game)")
+    def get(self, request, game_id: int):
+        game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
+        return Response(selectors.game_events(game, staff=_is_staff(request)))
+
+
+class GameRecord(APIView):
+    @extend_schema(responses={(200, "text/plain"): str, **ERRORS},
+                   summary="Download the game record (engine text format)")
+    def get(self, request, game_id: int):
+        game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
+        try:
+            text = selectors.game_record_text(game, staff=_is_staff(request))
+        except LookupError as exc:
+            return Response({"error": "no-record-writer", "detail": str(exc)}, status=501)
+        response = HttpResponse(text, content_type="text/plain; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="game-{game.pk}.txt"'
+        return response
+
+
+class GameAudit(APIView):
+    @extend_schema(responses={200: VerdictSerializer, **ERRORS}, summary="The latest audit verdict")
+    def get(self, request, game_id: int):
+        game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
+        verdict = selectors.latest_verdict(game)
+        if verdict is None:
+            return Response({"error": "not-audited", "detail": f"game {game.pk} has not been audited; "
+                                                               f"POST to audit it"}, status=404)
+        return Response(VerdictSerializer(verdict).data)
+
+    @extend_schema(request=None, responses={200: VerdictSerializer, **ERRORS},
+                   summary="Audit the game now (finished games; staff: any game)")
+    def post(self, request, game_id: int):
+        game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
+        if not (game.is_over or _is_staff(request)):
+            raise NotVisible(f"game {game.pk} is not over: only staff audit a game in play")
+        verdict = audit_game(game)
+        return Response({"game": verdict.game_id, "ok": verdict.ok, "events_checked": verdict.events_checked,
+                         "first_bad_version": verdict.first_bad_version, "problem": verdict.problem})

@@ -1,0 +1,152 @@
+"""Audit of a stream: replay it from its first event and check everything.
+
+For each game: versions run 1, 2, 3, ... with no gap; each row's
+``prev_hash`` is the previous row's hash and its own hash matches its content;
+the first event is GameCreated; a digital game's revealed seed (or, before
+the end, its kept secret) hashes to the published ``seed_sha256`` and deals
+the game; every move replays through the engine by the seat recorded; a
+recorded penalty is what the rules give for the refused move; the scores in
+GameFinished are the engine's; a game that ended has its GameFinished.
+The verdict names the first bad event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from engine.errors import IllegalMoveError
+
+from . import eventstore as es
+from .models import AuditVerdict, Event, Game, SeedSecret
+from .replay import apply_move, new_state, seed_sha256
+
+
+@dataclass(frozen=True)
+class Verdict:
+    game_id: int
+    ok: bool
+    events_checked: int
+    first_bad_version: int | None = None
+    problem: str = ""
+
+    def __str__(self) -> str:
+        if self.ok:
+            return f"game {self.game_id}: clean ({self.events_checked} events)"
+        return f"game {self.game_id}: BAD at event {self.first_bad_version}: {self.problem}"
+
+
+class _Bad(Exception):
+    def __init__(self, version: int, problem: str):
+        self.version = version
+        self.problem = problem
+
+
+def _check_chain(rows: list[Event]) -> None:
+    prev = es.GENESIS_HASH
+    for expected_version, row in enumerate(rows, start=1):
+        if row.version != expected_version:
+            raise _Bad(expected_version, f"event {expected_version} is missing (deleted), "
+                                         f"the stream jumps to {row.version}")
+        if row.prev_hash != prev:
+            raise _Bad(row.version, "its prev_hash is not the previous event's hash "
+                                    "(a row before it was changed, removed or inserted)")
+        if es.expected_hash(row, prev) != row.hash:
+            raise _Bad(row.version, "its content does not match its hash (the row was edited)")
+        prev = row.hash
+
+
+def _check_replay(game: Game, rows: list[Event]) -> None:
+    events = []
+    for row in rows:
+        try:
+            payload = es.upcast(row.type, row.schema_version, row.payload)
+        except ValueError as exc:
+            raise _Bad(row.version, str(exc)) from None
+        events.append(es.StoredEvent(row.version, row.type, payload, row.actor, row.recorded_at,
+                                     row.hash, row.schema_version))
+    if not events or events[0].type != es.GAME_CREATED:
+        raise _Bad(1, "the first event is not GameCreated")
+    created = events[0].payload
+    if created.get("variant") != game.variant:
+        raise _Bad(1, f"GameCreated names variant {created.get('variant')!r}, the game is {game.variant!r}")
+    finished = [e for e in events if e.type == es.GAME_FINISHED]
+    seed = None
+    if created.get("mode", "digital") == "digital":
+        published = created.get("seed_sha256")
+        if not published:
+            raise _Bad(1, "a digital game without a published seed hash")
+        if finished:
+            seed = finished[0].payload.get("seed")
+            if not seed or seed_sha256(seed) != published:
+                raise _Bad(finished[0].version, "the revealed seed does not hash to the seed_sha256 "
+                                                "published in event 1: the deal was not the one promised")
+        else:
+            seed = SeedSecret.objects.filter(game=game).values_list("seed", flat=True).first()
+            if not seed or seed_sha256(seed) != published:
+                raise _Bad(1, "the kept secret seed does not hash to the published seed_sha256")
+    try:
+        state = new_state(created, seed)
+    except ValueError as exc:
+        raise _Bad(1, f"the deal does not start a game: {exc}") from None
+    over_at = None
+    for event in events[1:]:
+        p = event.payload
+        if event.type == es.MOVE_RECORDED:
+            if state.is_over:
+                raise _Bad(event.version, "a move after the game ended")
+            if p.get("seat") != state.to_move:
+                raise _Bad(event.version, f"recorded for seat {p.get('seat')} but seat {state.to_move} was to move")
+            refused = p.get("refused")
+            if refused:
+                try:
+                    state.push(state.parse_move(refused["move"]))
+                except IllegalMoveError as exc:
+                    if exc.penalty is None or str(exc.penalty) != p.get("move"):
+                        raise _Bad(event.version, f"recorded penalty {p.get('move')!r} is not what the rules "
+                                                  f"give for {refused['move']!r}") from None
+                except ValueError as exc:
+                    raise _Bad(event.version, f"refused move {refused['move']!r} does not parse: {exc}") from None
+                else:
+                    raise _Bad(event.version, f"move {refused['move']!r} recorded as refused is legal")
+            try:
+                outcome = apply_move(state, p)
+            except ValueError as exc:
+                raise _Bad(event.version, f"move {p.get('move')!r} by seat {p.get('seat')} "
+                                          f"does not replay: {exc}") from None
+            if outcome.kind != p.get("outcome"):
+                raise _Bad(event.version, f"the move gives outcome {outcome.kind!r}, "
+                                          f"the event says {p.get('outcome')!r}")
+            if state.is_over:
+                over_at = event.version
+        elif event.type == es.GAME_FINISHED:
+            if not state.is_over:
+                raise _Bad(event.version, "GameFinished but the game is not over on replay")
+            if p.get("scores") != state.scores():
+                raise _Bad(event.version, f"recorded scores {p.get('scores')} but the replay scores "
+                                          f"{state.scores()}")
+        elif event.type == es.GAME_CREATED:
+            raise _Bad(event.version, "a second GameCreated")
+    if over_at is not None and not finished:
+        raise _Bad(over_at, "the game ended at this move but no GameFinished follows")
+
+
+def audit_game(game: Game, *, save: bool = True) -> Verdict:
+    """Audit one game and (by default) store the verdict."""
+    rows = list(Event.objects.filter(game=game).order_by("version"))
+    try:
+        _check_chain(rows)
+        _check_replay(game, rows)
+        verdict = Verdict(game.pk, True, len(rows))
+    except _Bad as bad:
+        verdict = Verdict(game.pk, False, len(rows), bad.version, bad.problem)
+    if save:
+        AuditVerdict.objects.create(game=game, ok=verdict.ok, events_checked=verdict.events_checked,
+                                    first_bad_version=verdict.first_bad_version, problem=verdict.problem)
+    return verdict
+
+
+def audit_games(games: Iterable[Game], *, save: bool = True) -> Iterator[Verdict]:
+    """Audit each game in turn."""
+    for game in games:
+        yield audit_game(game, save=save)

@@ -1,0 +1,210 @@
+"""Tables of the games app.
+
+- :class:`Event`: the append-only event store. One row per event of a
+  stream (a game); ``(game, version)`` is unique, which is the optimistic
+  concurrency; each row carries a hash chained over the previous row's hash.
+- :class:`Game`: the projection of a stream (current version, status, whose
+  turn, scores, the engine state at that version). Rebuilt from events by
+  ``manage.py rebuild_projections``.
+- :class:`Snapshot`: the engine state every few events, so a long game is
+  rebuilt from its latest snapshot and the events after it.
+- :class:`SeedSecret`: the shuffle seed of a digital game until it ends.
+- :class:`Seat`: a seat of a game and the hash of its credential.
+- :class:`OutboxMessage`: tasks to send once the transaction commits.
+- :class:`AuditVerdict`: the result of auditing a stream.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+class AppendOnlyError(RuntimeError):
+    """Raised on any attempt to change or delete a stored event."""
+
+
+class EventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError("events are append-only: they are never updated")
+
+    def delete(self):
+        raise AppendOnlyError("events are append-only: they are never deleted")
+
+    update.queryset_only = True
+    delete.queryset_only = True
+
+
+class Game(models.Model):
+    """The projection row of one game stream."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "in progress"
+        FINISHED = "finished", "finished"
+
+    class Mode(models.TextChoices):
+        DIGITAL = "digital", "digital (secret seed)"
+        TABLE = "table", "real table (typed-in deal)"
+
+    family = models.CharField(max_length=40)
+    variant = models.CharField(max_length=40)
+    rules = models.JSONField(default=dict)
+    players = models.PositiveSmallIntegerField()
+    first = models.PositiveSmallIntegerField(default=0)
+    mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.DIGITAL)
+    title = models.CharField(max_length=200, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    version = models.PositiveIntegerField(default=0)
+    to_move = models.PositiveSmallIntegerField(null=True, blank=True)
+    scores = models.JSONField(null=True, blank=True)
+    # The engine snapshot at ``version``. Server side only: it holds the pool.
+    state = models.JSONField(null=True, blank=True, editable=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        return self.title or f"{self.variant} game #{self.pk}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status == self.Status.FINISHED
+
+
+class Event(models.Model):
+    """One stored event. Never updated, never deleted."""
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=60)
+    schema_version = models.PositiveSmallIntegerField(default=1)
+    payload = models.JSONField()
+    actor = models.CharField(max_length=120, blank=True)
+    recorded_at = models.DateTimeField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+
+    objects = EventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game_id", "version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="event_stream_version_unique"),
+            models.CheckConstraint(condition=models.Q(version__gte=1), name="event_version_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game_id}@{self.version} {self.type}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError("events are append-only: they are never updated")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("events are append-only: they are never deleted")
+
+
+class Snapshot(models.Model):
+    """The engine state of a game after ``version`` events."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="snapshots")
+    version = models.PositiveIntegerField()
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game_id", "-version"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "version"], name="snapshot_stream_version_unique"),
+        ]
+
+
+class SeedSecret(models.Model):
+    """The secret shuffle seed of a digital game, kept until the game ends
+    (its hash is public in the first event; the last event reveals it)."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, primary_key=True, related_name="secret")
+    seed = models.CharField(max_length=128)
+
+
+class Seat(models.Model):
+    """A seat of a game. The credential itself is shown once; only its
+    sha256 is stored."""
+
+    class Kind(models.TextChoices):
+        HUMAN = "human", "human"
+        AI = "ai", "AI"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=120, blank=True)
+    kind = models.CharField(max_length=8, choices=Kind.choices, default=Kind.HUMAN)
+    ai_level = models.CharField(max_length=20, blank=True)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    token_hash = models.CharField(max_length=64, blank=True, db_index=True)
+    taken_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game_id", "index"]
+        constraints = [models.UniqueConstraint(fields=["game", "index"], name="seat_game_index_unique")]
+
+    def __str__(self) -> str:
+        return f"seat {self.index} of game {self.game_id}" + (f" ({self.name})" if self.name else "")
+
+    @property
+    def is_taken(self) -> bool:
+        return bool(self.token_hash)
+
+
+class OutboxMessage(models.Model):
+    """A task to dispatch once the transaction that wrote it commits.
+
+    ``topic`` is the Celery task name; ``args``/``kwargs`` are JSON. Rows stay
+    pending while the broker is unreachable and are sent by a later drain.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        SENT = "sent", "sent"
+        FAILED = "failed", "failed"
+
+    topic = models.CharField(max_length=200)
+    args = models.JSONField(default=list)
+    kwargs = models.JSONField(default=dict)
+    game = models.ForeignKey(Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="outbox")
+    event_version = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+    task_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["status", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.topic}{tuple(self.args)} [{self.status}]"
+
+
+class AuditVerdict(models.Model):
+    """What an audit of one stream found."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="audits")
+    ok = models.BooleanField()
+    events_checked = models.PositiveIntegerField()
+    first_bad_version = models.PositiveIntegerField(null=True, blank=True)
+    problem = models.TextField(blank=True)
+    checked_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-checked_at", "-id"]
+
+    def __str__(self) -> str:
+        return "clean" if self.ok else f"bad at event {self.first_bad_version}: {self.problem}"

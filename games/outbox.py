@@ -1,0 +1,185 @@
+"""The transactional outbox: tasks written with the events, sent after commit.
+
+A service that records events also writes :class:`~games.models.OutboxMessage`
+rows in the same transaction (``topic`` = a Celery task name, JSON ``args`` and
+``kwargs``). After the commit, :func:`drain` sends the pending rows and marks
+them sent. If the broker is unreachable the rows stay pending, and the next
+drain (after the next commit, ``manage.py drain_outbox``, or a periodic task)
+sends them, so nothing recorded while Redis is down is lost. Tasks must be
+safe to run twice: a crash between sending and marking sends again.
+
+Other apps subscribe to events with :func:`on_events`::
+
+    @outbox.on_events
+    def ai_turns(game, events):
+        if game.to_move is not None and is_ai(game, game.to_move):
+            yield outbox.Message("games.ai_move", [game.pk, game.version])
+
+The handler gets the projection row (already updated) and the new
+:class:`~games.models.Event` rows, and yields :class:`Message` values.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from .models import Event, Game, OutboxMessage
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Message:
+    topic: str
+    args: list[Any] = field(default_factory=list)
+    kwargs: dict[str, Any] = field(default_factory=dict)
+
+
+Handler = Callable[[Game, list[Event]], Iterable[Message]]
+_HANDLERS: list[Handler] = []
+
+
+def on_events(handler: Handler) -> Handler:
+    """Register ``handler(game, events)`` to be called, inside the writing
+    transaction, for every batch of events recorded by the games services."""
+    if handler not in _HANDLERS:
+        _HANDLERS.append(handler)
+    return handler
+
+
+def enqueue(topic: str, args: Iterable[Any] = (), kwargs: dict[str, Any] | None = None, *,
+            game: Game | None = None, event_version: int | None = None) -> OutboxMessage:
+    """Write one outbox row in the current transaction and arrange a drain
+    after it commits.
+
+    :raises ValueError: empty topic.
+    """
+    if not topic:
+        raise ValueError("an outbox message needs a task name (topic)")
+    row = OutboxMessage.objects.create(topic=topic, args=list(args), kwargs=dict(kwargs or {}),
+                                       game=game, event_version=event_version)
+    drain_after_commit()
+    return row
+
+
+def publish(game: Game, events: list[Event]) -> int:
+    """Run the subscribed handlers for ``events`` and enqueue their messages.
+    Returns how many rows were written."""
+    written = 0
+    for handler in list(_HANDLERS):
+        for msg in handler(game, events) or ():
+            enqueue(msg.topic, msg.args, msg.kwargs, game=game,
+                    event_version=events[-1].version if events else None)
+            written += 1
+    return written
+
+
+def drain_after_commit() -> None:
+    """Drain the outbox once the current transaction commits (at once if
+    there is none)."""
+    transaction.on_commit(_drain_quietly)
+
+
+def _drain_quietly() -> None:
+    try:
+        drain()
+    except Exception:  # never let a drain break the request that recorded
+        log.exception("outbox drain failed; rows stay pending")
+
+
+_local = threading.local()
+
+
+@dataclass
+class DrainReport:
+    sent: int = 0
+    failed: int = 0
+    errors: list[str] = field(default_factory=list)
+
+
+def _celery():
+    from config.celery import app
+
+    return app
+
+
+def drain(limit: int = 1000) -> DrainReport:
+    """Send pending outbox rows, oldest first; mark each sent.
+
+    Several drainers may run at once (rows are claimed with ``SELECT ... FOR
+    UPDATE SKIP LOCKED`` on PostgreSQL). A broker error stops the drain and
+    leaves the row pending, with the error and an attempt counted. Eager mode
+    (no broker configured) runs each task in this process; a nested drain
+    started by such a task returns at once and the outer loop picks up the
+    rows it wrote.
+    """
+    report = DrainReport()
+    if getattr(_local, "draining", False):
+        return report
+    _local.draining = True
+    try:
+        app = _celery()
+        eager = bool(app.conf.task_always_eager)
+        max_attempts = getattr(settings, "GAMES_OUTBOX_MAX_ATTEMPTS", 8)
+        last_id = 0
+        while report.sent + report.failed < limit:
+            ran_eager = []
+            stop = False
+            with transaction.atomic():
+                rows = list(OutboxMessage.objects.select_for_update(skip_locked=True)
+                            .filter(status=OutboxMessage.Status.PENDING, id__gt=last_id)
+                            .order_by("id")[:50])
+                if not rows:
+                    break
+                for row in rows:
+                    last_id = row.id
+                    task = app.tasks.get(row.topic)
+                    try:
+                        if eager:
+                            if task is None:
+                                raise LookupError(f"no task named {row.topic!r} is registered")
+                            ran_eager.append(row)
+                            task_id = ""
+                        else:
+                            result = app.send_task(row.topic, args=row.args, kwargs=row.kwargs, retry=False)
+                            task_id = result.id or ""
+                    except Exception as exc:  # broker down, unknown task in eager mode
+                        row.attempts += 1
+                        row.last_error = f"{type(exc).__name__}: {exc}"[:2000]
+                        if row.attempts >= max_attempts:
+                            row.status = OutboxMessage.Status.FAILED
+                            report.failed += 1
+                        row.save(update_fields=["attempts", "last_error", "status"])
+                        report.errors.append(row.last_error)
+                        stop = not eager  # the broker is down: keep the rest for later
+                        if stop:
+                            break
+                        continue
+                    row.status = OutboxMessage.Status.SENT
+                    row.sent_at = timezone.now()
+                    row.task_id = task_id
+                    row.attempts += 1
+                    row.save(update_fields=["status", "sent_at", "task_id", "attempts"])
+                    report.sent += 1
+            for row in ran_eager:  # after the claim committed, outside its lock
+                result = app.tasks[row.topic].apply(args=row.args, kwargs=row.kwargs)
+                if result.failed():
+                    report.errors.append(f"{row.topic}: {result.result!r}")
+                    log.warning("eager task %s failed: %r", row.topic, result.result)
+            if stop:
+                break
+    finally:
+        _local.draining = False
+    return report
+
+
+def pending_count() -> int:
+    """How many rows wait to be sent."""
+    return OutboxMessage.objects.filter(status=OutboxMessage.Status.PENDING).count()

@@ -1,0 +1,100 @@
+"""Input and output shapes of the games API (validation only; no logic)."""
+
+from rest_framework import serializers
+
+
+class SeatInSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    kind = serializers.ChoiceField(choices=["human", "ai"], default="human")
+    ai_level = serializers.CharField(max_length=20, required=False, allow_blank=True)
+
+
+class GameCreateSerializer(serializers.Serializer):
+    variant = serializers.CharField(max_length=40, help_text="a variant name or alias, e.g. 'sabra'")
+    players = serializers.IntegerField(min_value=1, max_value=8)
+    rules = serializers.DictField(required=False, default=dict, help_text="named rule options")
+    seats = SeatInSerializer(many=True, required=False)
+    first = serializers.IntegerField(min_value=0, default=0)
+    title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    deal = serializers.DictField(required=False, help_text="dealt tiles of a game played on a real "
+                                                           "table (staff only); omit for a secret seed")
+
+
+class SeatOutSerializer(serializers.Serializer):
+    index = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.CharField()
+    taken = serializers.BooleanField()
+
+
+class GameSummarySerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    title = serializers.CharField()
+    family = serializers.CharField()
+    variant = serializers.CharField()
+    mode = serializers.CharField()
+    rules = serializers.DictField()
+    players = serializers.IntegerField()
+    status = serializers.CharField()
+    version = serializers.IntegerField()
+    to_move = serializers.IntegerField(allow_null=True)
+    scores = serializers.ListField(child=serializers.IntegerField(), allow_null=True)
+    seats = SeatOutSerializer(many=True)
+
+
+class SeatTakeSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+
+
+class SeatTokenSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    seat = serializers.IntegerField()
+    token = serializers.CharField(help_text="send as 'Authorization: Seat <token>'; shown only once")
+
+
+class ViewSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField()
+    seat = serializers.IntegerField(allow_null=True)
+    status = serializers.CharField()
+    view = serializers.DictField(help_text="the engine's view for this seat")
+
+
+class MoveInSerializer(serializers.Serializer):
+    move = serializers.CharField(max_length=2000, trim_whitespace=True,
+                                 help_text="the move in the engine's notation, e.g. 'draw'")
+    expected_version = serializers.IntegerField(min_value=0, help_text="the version your view showed")
+    seat = serializers.IntegerField(min_value=0, required=False,
+                                    help_text="optional; must be your credential's seat")
+
+
+class MoveOutSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    move = serializers.CharField()
+    outcome = serializers.CharField()
+    game_over = serializers.BooleanField()
+    penalty_for = serializers.CharField(allow_null=True)
+    rule = serializers.CharField(allow_null=True)
+    message = serializers.CharField(allow_blank=True)
+
+
+class EventOutSerializer(serializers.Serializer):
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    payload = serializers.DictField()
+    actor = serializers.CharField()
+    recorded_at = serializers.CharField()
+    hash = serializers.CharField()
+
+
+class VerdictSerializer(serializers.Serializer):
+    game = serializers.IntegerField(source="game_id")
+    ok = serializers.BooleanField()
+    events_checked = serializers.IntegerField()
+    first_bad_version = serializers.IntegerField(allow_null=True)
+    problem = serializers.CharField(allow_blank=True)
+
+
+class ErrorSerializer(serializers.Serializer):
+    error = serializers.CharField(help_text="a short stable code")
+    detail = serializers.CharField(help_text="what was wrong, for people")

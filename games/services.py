@@ -1,0 +1,301 @@
+"""Writes: every change to a game goes through these functions.
+
+Each validates through the engine first, then in one transaction appends the
+events at the expected version, updates the projection row, takes a snapshot
+when one is due, and writes outbox rows; the outbox is drained after commit.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from engine.errors import EngineError, IllegalMoveError, NotationError
+from engine.registry import find_variant
+
+from . import eventstore as es
+from . import outbox
+from .errors import BadRequest, GameIsOver, MoveRefused, NotYourSeat, SeatTaken
+from .models import Event, Game, Seat, SeedSecret, Snapshot
+from .replay import rebuild, seed_sha256
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def _normalise_seats(seats: Iterable[Any] | None, players: int) -> list[dict[str, str]]:
+    if seats is None:
+        return [{"name": f"seat {i}", "kind": Seat.Kind.HUMAN, "ai_level": ""} for i in range(players)]
+    out = []
+    for i, seat in enumerate(seats):
+        if isinstance(seat, str):
+            seat = {"name": seat}
+        if not isinstance(seat, dict):
+            raise BadRequest(f"seat {i}: expected a name or an object, got {seat!r}", "bad-seats")
+        kind = seat.get("kind", Seat.Kind.HUMAN)
+        if kind not in Seat.Kind.values:
+            raise BadRequest(f"seat {i}: kind {kind!r} is not one of {', '.join(Seat.Kind.values)}", "bad-seats")
+        out.append({"name": str(seat.get("name") or f"seat {i}")[:120], "kind": kind,
+                    "ai_level": str(seat.get("ai_level") or "")[:20]})
+    if len(out) != players:
+        raise BadRequest(f"{len(out)} seats given for {players} players", "bad-seats")
+    return out
+
+
+def _save_projection(game: Game, state, version: int, *, snapshot_due: bool = True) -> None:
+    game.version = version
+    game.to_move = None if state.is_over else state.to_move
+    game.status = Game.Status.FINISHED if state.is_over else Game.Status.IN_PROGRESS
+    game.scores = state.scores() if state.is_over else None
+    game.state = state.snapshot()
+    game.save(update_fields=["version", "to_move", "status", "scores", "state", "updated_at"])
+    every = getattr(settings, "GAMES_SNAPSHOT_EVERY", 40)
+    if snapshot_due and every and version // every > (version - 1) // every:
+        Snapshot.objects.get_or_create(game=game, version=version, defaults={"state": game.state})
+
+
+def game_create(*, variant: str, players: int, rules: dict[str, Any] | None = None,
+                seats: Iterable[Any] | None = None, deal: dict[str, Any] | None = None,
+                first: int = 0, title: str = "", actor: str = "") -> Game:
+    """Create a game stream and deal it.
+
+    A digital game (no ``deal``) is shuffled from a fresh secret seed: its
+    sha256 goes into the GameCreated event, the seed into :class:`SeedSecret`
+    until the game ends. A game from a real table passes the dealt tiles as
+    ``deal`` (the engine's deal format).
+
+    :raises BadRequest: unknown variant, bad rule option, bad player count,
+        seat list or deal (the message names it).
+    """
+    try:
+        cls = find_variant(variant)
+        rule_set = cls.rules_from_dict(rules or {})
+        rules_dict = cls.rules_to_dict(rule_set)
+    except EngineError as exc:
+        raise BadRequest(str(exc), "bad-rules") from None
+    if not isinstance(players, int) or isinstance(players, bool):
+        raise BadRequest(f"players must be a whole number, got {players!r}", "bad-players")
+    if not cls.min_players <= players <= cls.max_players:
+        raise BadRequest(f"{cls.variant} takes {cls.min_players} to {cls.max_players} players, not {players}",
+                         "bad-players")
+    if not isinstance(first, int) or not 0 <= first < players:
+        raise BadRequest(f"first seat must be 0 to {players - 1}, got {first!r}", "bad-first")
+    seat_list = _normalise_seats(seats, players)
+    seed = None
+    try:
+        if deal is None:
+            seed = secrets.token_hex(16)
+            state = cls.new(players, rule_set, seed=seed, first=first)
+        else:
+            state = cls.new(players, rule_set, deal=deal, first=first)
+    except EngineError as exc:
+        raise BadRequest(str(exc), "bad-deal") from None
+    payload = {"family": cls.family, "variant": cls.variant, "rules": rules_dict, "players": players,
+               "first": first, "seats": seat_list, "mode": "table" if deal is not None else "digital"}
+    if seed is not None:
+        payload["seed_sha256"] = seed_sha256(seed)
+    else:
+        payload["deal"] = deal
+    with transaction.atomic():
+        game = Game.objects.create(family=cls.family, variant=cls.variant, rules=rules_dict, players=players,
+                                   first=first, mode=payload["mode"], title=title[:200])
+        Seat.objects.bulk_create([Seat(game=game, index=i, name=s["name"], kind=s["kind"], ai_level=s["ai_level"])
+                                  for i, s in enumerate(seat_list)])
+        if seed is not None:
+            SeedSecret.objects.create(game=game, seed=seed)
+        rows = es.append(game, expected_version=0, events=[(es.GAME_CREATED, payload)], actor=actor)
+        _save_projection(game, state, rows[-1].version)
+        outbox.publish(game, rows)
+    return game
+
+
+def seat_take(*, game: Game, index: int, name: str = "", user=None) -> str:
+    """Claim a seat and return its credential (shown once; only its hash is
+    stored).
+
+    :raises BadRequest: no such seat. :raises SeatTaken: already claimed.
+    """
+    if not isinstance(index, int) or not 0 <= index < game.players:
+        raise BadRequest(f"game {game.pk} has seats 0 to {game.players - 1}, not {index!r}", "bad-seat")
+    token = secrets.token_urlsafe(24)
+    with transaction.atomic():
+        updated = (Seat.objects.filter(game=game, index=index, token_hash="")
+                   .update(token_hash=_token_hash(token), taken_at=timezone.now(),
+                           user=user if getattr(user, "is_authenticated", False) else None,
+                           **({"name": name[:120]} if name else {})))
+    if not updated:
+        raise SeatTaken(f"seat {index} of game {game.pk} is already taken")
+    return token
+
+
+def seat_for_token(token: str) -> Seat | None:
+    """The seat a credential belongs to, or ``None``."""
+    if not token:
+        return None
+    return Seat.objects.select_related("game").filter(token_hash=_token_hash(token)).first()
+
+
+def load_state(game: Game):
+    """The engine state at the projection's version (from the projection's
+    snapshot, else the latest snapshot and the events after it).
+
+    :raises replay.ReplayError: the stream does not replay.
+    """
+    cls = find_variant(game.variant)
+    if game.state is not None:
+        return cls.from_snapshot(game.state)
+    return state_from_stream(game)
+
+
+def _seed(game: Game, events) -> str | None:
+    for event in events:
+        if event.type == es.GAME_FINISHED and event.payload.get("seed"):
+            return event.payload["seed"]
+    secret = SeedSecret.objects.filter(game=game).values_list("seed", flat=True).first()
+    return secret
+
+
+def state_from_stream(game: Game, *, use_snapshots: bool = True):
+    """Rebuild the state from the stream (latest snapshot + later events, or
+    every event when ``use_snapshots`` is false).
+
+    :raises replay.ReplayError: the stream does not replay.
+    """
+    cls = find_variant(game.variant)
+    snap = Snapshot.objects.filter(game=game).order_by("-version").first() if use_snapshots else None
+    if snap is not None:
+        events = es.load(game.pk, after_version=snap.version)
+        return rebuild(events, seed=_seed(game, events), state=cls.from_snapshot(snap.state),
+                       version=snap.version).state
+    events = es.load(game.pk)
+    return rebuild(events, seed=_seed(game, events)).state
+
+
+@dataclass(frozen=True)
+class MoveResult:
+    version: int
+    move: str
+    outcome: str
+    game_over: bool
+    penalty_for: str | None = None
+    rule: str | None = None
+    message: str = ""
+
+
+def game_record_move(*, game: Game | int, move: str, expected_version: int,
+                     seat: int | None = None, actor: str = "") -> MoveResult:
+    """Check ``move`` against the engine and record it at ``expected_version``.
+
+    ``seat`` is the seat the caller acts for (``None``: whoever is to move,
+    for staff and trusted workers). A move the rules turn into a penalty is
+    recorded as the penalty, with the refused move and the rule in the
+    event. A move that ends the game also records GameFinished with the
+    scores and the revealed seed.
+
+    :raises ConcurrencyConflict: the game is not at ``expected_version``.
+    :raises GameIsOver: the game has ended.
+    :raises NotYourSeat: ``seat`` is not the seat to move.
+    :raises MoveRefused: malformed or illegal move (nothing stored).
+    """
+    if not isinstance(move, str) or not move.strip():
+        raise MoveRefused("the move is empty: send its text in the move notation", "notation")
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+        raise BadRequest(f"expected_version must be a whole number, got {expected_version!r}", "bad-version")
+    game_id = game if isinstance(game, int) else game.pk
+    with transaction.atomic():
+        game = Game.objects.get(pk=game_id)
+        if game.is_over:
+            raise GameIsOver(f"game {game.pk} is over; no more moves")
+        if game.version != expected_version:
+            raise es.ConcurrencyConflict(game.pk, expected_version, game.version)
+        state = load_state(game)
+        mover = state.to_move
+        if seat is not None and seat != mover:
+            raise MoveRefused(f"it is seat {mover}'s turn, not seat {seat}'s", "not-your-turn")
+        try:
+            parsed = state.parse_move(move)
+        except NotationError as exc:
+            raise MoveRefused(str(exc), "notation") from None
+        payload: dict[str, Any] = {"seat": mover}
+        try:
+            outcome = state.push(parsed)
+            payload.update(move=str(parsed), outcome=outcome.kind)
+        except IllegalMoveError as exc:
+            if exc.penalty is None:
+                raise MoveRefused(str(exc), exc.rule) from None
+            outcome = state.push(exc.penalty)
+            payload.update(move=str(exc.penalty), outcome=outcome.kind,
+                           refused={"move": str(parsed), "rule": exc.rule, "message": str(exc)})
+        events = [(es.MOVE_RECORDED, payload)]
+        seed = None
+        if state.is_over:
+            if game.mode == Game.Mode.DIGITAL:
+                seed = SeedSecret.objects.filter(game=game).values_list("seed", flat=True).first()
+            events.append((es.GAME_FINISHED, {"scores": state.scores(), "seed": seed}))
+        rows = es.append(game, expected_version=expected_version, events=events, actor=actor)
+        _save_projection(game, state, rows[-1].version)
+        if state.is_over:
+            SeedSecret.objects.filter(game=game).delete()
+        outbox.publish(game, rows)
+    refused = payload.get("refused")
+    return MoveResult(version=rows[-1].version, move=payload["move"], outcome=payload["outcome"],
+                      game_over=state.is_over, penalty_for=refused["move"] if refused else None,
+                      rule=refused["rule"] if refused else None,
+                      message=refused["message"] if refused else "")
+
+
+def game_append_event(*, game: Game | int, expected_version: int, type: str,
+                      payload: dict[str, Any], actor: str = "") -> Event:
+    """Append an event of another app (a dispute, a result, ...) to a game's
+    stream. The engine replay skips types it does not know; the hash chain
+    and the audit cover them.
+
+    :raises ConcurrencyConflict: stale ``expected_version``.
+    :raises BadRequest: a type owned by the games app itself.
+    """
+    if type in es.CURRENT_SCHEMA:
+        raise BadRequest(f"{type} events are written by games.services only", "reserved-type")
+    game_id = game if isinstance(game, int) else game.pk
+    with transaction.atomic():
+        game = Game.objects.get(pk=game_id)
+        rows = es.append(game, expected_version=expected_version, events=[(type, payload)], actor=actor)
+        Game.objects.filter(pk=game.pk).update(version=rows[-1].version, updated_at=timezone.now())
+        game.version = rows[-1].version
+        outbox.publish(game, rows)
+    return rows[0]
+
+
+def projection_rebuild(game: Game) -> Game:
+    """Recompute a game's projection row (and any missing snapshots) from
+    every event of its stream.
+
+    :raises replay.ReplayError: the stream does not replay.
+    """
+    events = es.load(game.pk)
+    cls = find_variant(game.variant)
+    created = events[0].payload if events and events[0].type == es.GAME_CREATED else None
+    every = getattr(settings, "GAMES_SNAPSHOT_EVERY", 40)
+    with transaction.atomic():
+        state = None
+        seed = _seed(game, events)
+        last = 0
+        for event in events:
+            rebuilt = rebuild([event], seed=seed, state=state, version=last)
+            state, last = rebuilt.state, event.version
+            if every and last % every == 0:
+                Snapshot.objects.get_or_create(game=game, version=last, defaults={"state": state.snapshot()})
+        if state is None:
+            raise ValueError(f"game {game.pk} has no events")
+        if created is not None:
+            game.players = created["players"]
+            game.rules = created.get("rules", game.rules)
+        _save_projection(game, state, last, snapshot_due=False)
+        game.save(update_fields=["players", "rules"])
+    return game
