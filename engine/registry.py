@@ -31,11 +31,14 @@ def find_variant(name: str):
 
     :raises RuleOptionError: no such variant (a ``ValueError``).
     """
-    if not VARIANTS:
-        _load()
+    if not isinstance(name, str):
+        raise RuleOptionError(f"a variant name is text, not {name!r}")
     key = name.strip().lower()
-    for cls in VARIANTS:
-        if key == cls.variant.lower() or key in (a.lower() for a in cls.aliases):
-            return cls
+    for attempt in range(2):
+        if attempt or not VARIANTS:
+            _load()
+        for cls in VARIANTS:
+            if key == cls.variant.lower() or key in (a.lower() for a in cls.aliases):
+                return cls
     known = ", ".join(sorted(c.variant for c in VARIANTS)) or "none"
     raise RuleOptionError(f"unknown variant {name!r} (known: {known})")
