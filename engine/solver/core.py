@@ -1,0 +1,104 @@
+"""Driving the programme of :mod:`engine.solver.dp`: candidate pruning, the
+loss budget, and turning a plan into melds."""
+
+from __future__ import annotations
+
+from ..melds import GROUP_JOKER, RUN_JOKER, canonical
+from . import dp
+
+
+def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:
+    """The rack counts with every tile dropped that belongs to no meld that
+    the tiles present (table + rack + ``jokers``) could form. Repeated until
+    nothing more drops."""
+    cand = list(rack)
+    while True:
+        tot = [table[i] + cand[i] for i in range(52)]
+        changed = False
+        for i in range(52):
+            if not cand[i]:
+                continue
+            c, n = divmod(i, 13)
+            others = sum(1 for c2 in range(4) if c2 != c and tot[c2 * 13 + n])
+            if others + jokers >= 2:
+                continue
+            ok = False
+            for s in range(max(0, n - 2), min(n, 10) + 1):
+                missing = sum(1 for p in range(s, s + 3) if p != n and not tot[c * 13 + p])
+                if missing <= jokers:
+                    ok = True
+                    break
+            if not ok:
+                cand[i] = 0
+                changed = True
+        if not changed:
+            return cand
+
+
+def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
+              threshold: int = 0) -> dp.Plan | None:
+    """The optimal plan, raising the loss budget until one exists.
+
+    :returns: ``None`` when no arrangement exists at all (the table does not
+        divide; or, in initial-meld mode, never, since the empty play is
+        always possible and handled by the caller).
+    """
+    total = sum(rack) + jr
+    d = 0
+    while True:
+        budget = None if d >= total else d
+        plan = dp.run_dp(table, rack, jt, jr, threshold=threshold, budget=budget)
+        if plan is not None or budget is None:
+            return plan
+        d = 1 if d == 0 else d * 2
+
+
+def build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list[tuple], list[int]]:
+    """Replay a plan into melds (canonical slot tuples, see
+    :mod:`engine.melds`) and the counts of rack tiles it places."""
+    melds: list[tuple] = []
+    used = [0] * 52
+    open_runs: list[list[list]] = [[], [], [], []]  # per colour: [kind, slots]
+    for n, (g, jg, per_colour) in enumerate(plan.steps):
+        group_tiles: list[int] = []
+        for c in range(4):
+            opt, old_ms = per_colour[c]
+            new, y, j, u, (acts, new_r, new_j) = opt
+            code = c * 13 + n
+            used[code] += u
+            runs = sorted(open_runs[c], key=lambda r: r[0])
+            assert tuple(r[0] for r in runs) == dp.MS_LIST[old_ms], "plan replay out of step"
+            nxt = []
+            for run, act in zip(runs, acts):
+                if act == 0:
+                    melds.append(canonical(run[1]))
+                elif act == 1:
+                    nxt.append([dp._grow(run[0], True), run[1] + [code]])
+                else:
+                    nxt.append([dp._grow(run[0], False), run[1] + [RUN_JOKER + code]])
+            for _ in range(new_r):
+                nxt.append([dp.N1, [code]])
+            for _ in range(new_j):
+                nxt.append([dp.P1, [RUN_JOKER + code]])
+            open_runs[c] = nxt
+            group_tiles.extend([code] * y)
+        if g:
+            groups: list[list[int]] = [[] for _ in range(g)]
+            for i, t in enumerate(group_tiles):
+                groups[i % g].append(t)
+            joker = GROUP_JOKER + n
+            left = jg
+            for grp in groups:
+                while len(grp) < 3 and left:
+                    grp.append(joker)
+                    left -= 1
+            for grp in groups:
+                if left and len(grp) < 4:
+                    grp.append(joker)
+                    left -= 1
+            assert left == 0
+            melds.extend(canonical(grp) for grp in groups)
+    for c in range(4):
+        for run in open_runs[c]:
+            melds.append(canonical(run[1]))
+    return melds, used
