@@ -1,0 +1,43 @@
+"""Shared test configuration.
+
+Integration tests (``@pytest.mark.integration``) need the real PostgreSQL
+(``DATABASE_URL``) and Redis (``CELERY_BROKER_URL``); ``.ci/run`` runs them
+in its second leg. Run outside that leg they fail with the reason, never skip
+silently: the first leg deselects them with ``-m "not integration"``.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def pytest_configure(config):
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+
+@pytest.fixture
+def require_postgres(settings):
+    """Fail (not skip) unless the default database is PostgreSQL."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        pytest.fail("this integration test needs PostgreSQL: set DATABASE_URL="
+                    "postgres://postgres@127.0.0.1:5432/tablekeeper (see .ci/run)")
+    return connection
+
+
+@pytest.fixture
+def require_redis():
+    """Fail (not skip) unless CELERY_BROKER_URL names a reachable Redis."""
+    url = os.environ.get("CELERY_BROKER_URL", "")
+    if not url.startswith("redis://"):
+        pytest.fail("this integration test needs CELERY_BROKER_URL=redis://127.0.0.1:6379/15")
+    import redis
+
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=2).ping()
+    except redis.RedisError as exc:
+        pytest.fail(f"Redis at {url} is unreachable: {exc}")
+    return url
