@@ -1,0 +1,66 @@
+"""Thin loaders between the database and the pure algorithms.
+
+Load rows, call :mod:`league.seating` or :mod:`league.standings`, save what
+comes back in bulk. No rule is decided here.
+"""
+
+from __future__ import annotations
+
+from .models import Entry, Round, Seat, Table, TableGame, Tournament
+from .seating import seat_round
+
+
+def seating_history(tournament: Tournament) -> list[list[tuple]]:
+    """Earlier rounds as lists of tables, each a tuple of player ids in seat
+    order (``None`` for an AI seat)."""
+    rounds: dict[int, dict[int, list]] = {}
+    rows = (Seat.objects.filter(table__round__tournament=tournament)
+            .order_by("table__round__number", "table__number", "position")
+            .values_list("table__round__number", "table__number", "entry__player_id"))
+    for rnd, table, player in rows:
+        rounds.setdefault(rnd, {}).setdefault(table, []).append(player)
+    return [[tuple(t) for _, t in sorted(tables.items())]
+            for _, tables in sorted(rounds.items())]
+
+
+def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> Round:
+    """Draw round ``number`` and save it: the round, its tables and seats,
+    and each table's games (one per seat, the first seat rotating).
+
+    :raises SeatingError: the players cannot be seated.
+    """
+    from .selectors import tournament_standings
+
+    entries = [e for e in Entry.objects.filter(tournament=tournament).select_related("player")
+               if e.plays_in(number)]
+    by_player = {e.player_id: e for e in entries}
+    method = tournament.seating_method
+    if method == Tournament.Seating.STANDINGS and number > 1:
+        ranked = [row.player for row in tournament_standings(tournament)
+                  if row.player in by_player]
+        ranked += sorted(set(by_player) - set(ranked))
+    else:
+        ranked = sorted(by_player)
+        method = Tournament.Seating.RANDOM
+    seating = seat_round(ranked, table_size=tournament.table_size, seed=seed,
+                         history=seating_history(tournament), method=method,
+                         allow_ai=tournament.ai_fill)
+    rnd = Round.objects.create(tournament=tournament, number=number, seed=seed,
+                               seating_method=method, status=Round.Status.SEATED,
+                               repeat_mates=seating.repeat_mates,
+                               repeat_seats=seating.repeat_seats)
+    tables = Table.objects.bulk_create(
+        [Table(round=rnd, number=i + 1) for i in range(len(seating.tables))])
+    seats, games = [], []
+    for table, members in zip(tables, seating.tables):
+        for position, player in enumerate(members):
+            seats.append(Seat(table=table, position=position,
+                              entry=by_player[player] if player is not None else None,
+                              ai_level="" if player is not None else
+                              (tournament.ai_level or "random")))
+        # A Rummikub round: N games for N players, the first player rotating.
+        for k in range(len(members)):
+            games.append(TableGame(table=table, number=k + 1, first=k))
+    Seat.objects.bulk_create(seats)
+    TableGame.objects.bulk_create(games)
+    return rnd

@@ -1,0 +1,325 @@
+"""Tables of the league: people, events, rounds, seats and results.
+
+- :class:`Club`, :class:`Player` (name, club, optional login).
+- :class:`League`: a season of tournaments with one league table.
+- :class:`Tournament`: family, variant, rule options, number of rounds,
+  table size, seating method, tie-break precedence, AI fill, status.
+- :class:`Entry`: a player in a tournament (check-in, late arrival,
+  withdrawal).
+- :class:`Round` > :class:`Table` > :class:`Seat`; a table plays
+  :class:`TableGame`\\ s (a Rummikub round: N games for N seats, the first
+  player rotating). A digital game links to its event stream in ``games``.
+- :class:`ResultEvent`: the append-only log of results (recorded from a
+  move log or a score sheet; a correction is a new event that supersedes).
+- :class:`Result`: the projection of that log, one confirmed result per
+  game, enforced by a partial unique constraint.
+
+Business rules live in :mod:`league.services`; reads in
+:mod:`league.selectors`.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils.text import slugify
+
+
+class AppendOnlyError(RuntimeError):
+    """Raised on any attempt to change or delete a stored result event."""
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120, unique=True)
+    slug = models.SlugField(max_length=120, unique=True)
+    city = models.CharField(max_length=120, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = slugify(self.name)[:120]
+        super().save(*args, **kwargs)
+
+
+class Player(models.Model):
+    name = models.CharField(max_length=120)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="players")
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                on_delete=models.SET_NULL, related_name="league_player")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [models.UniqueConstraint(fields=["club", "name"],
+                                               name="player_name_unique_in_club")]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class League(models.Model):
+    """A season: its tournaments feed one league table."""
+
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=120, unique=True)
+    season = models.CharField(max_length=40, help_text="e.g. 2026 or 2026/27")
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="leagues")
+
+    class Meta:
+        ordering = ["-season", "name"]
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.season}"
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = slugify(f"{self.name}-{self.season}")[:120]
+        super().save(*args, **kwargs)
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "draft (taking entries)"
+        RUNNING = "running", "running"
+        FINISHED = "finished", "finished"
+
+    class Seating(models.TextChoices):
+        RANDOM = "random", "random (fewest repeat table-mates)"
+        STANDINGS = "standings", "by standings (fewest repeat table-mates)"
+
+    name = models.CharField(max_length=160)
+    slug = models.SlugField(max_length=160, unique=True)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL,
+                             related_name="tournaments")
+    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.SET_NULL,
+                               related_name="tournaments")
+    family = models.CharField(max_length=40, default="rummikub")
+    variant = models.CharField(max_length=40, default="sabra")
+    rules = models.JSONField(default=dict, blank=True,
+                             help_text="rule options by name over the variant's defaults")
+    rounds = models.PositiveSmallIntegerField(default=3)
+    table_size = models.PositiveSmallIntegerField(default=4)
+    seating_method = models.CharField(max_length=12, choices=Seating.choices,
+                                      default=Seating.RANDOM)
+    tiebreaks = models.JSONField(default=list, blank=True,
+                                 help_text="metric keys in order, e.g. "
+                                           '["wins", "points", "h2h", "penalty"]')
+    ai_fill = models.BooleanField(default=False,
+                                  help_text="fill short tables with AI seats "
+                                            "instead of smaller tables")
+    ai_level = models.CharField(max_length=20, default="random", blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
+    date = models.DateField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-date", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def save(self, *args, **kwargs):
+        if not self.slug:
+            self.slug = slugify(self.name)[:160]
+        super().save(*args, **kwargs)
+
+    @property
+    def precedence(self) -> list[str]:
+        from .standings import DEFAULT_PRECEDENCE
+
+        return list(self.tiebreaks) or list(DEFAULT_PRECEDENCE)
+
+
+class Entry(models.Model):
+    """A player in a tournament. ``from_round`` > 1 is a late arrival;
+    ``withdrawn_after`` = k means not seated after round k."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    checked_in = models.BooleanField(default=False)
+    from_round = models.PositiveSmallIntegerField(default=1)
+    withdrawn_after = models.PositiveSmallIntegerField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "player__name"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "player"],
+                                               name="entry_unique_player")]
+        verbose_name_plural = "entries"
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.tournament}"
+
+    def plays_in(self, number: int) -> bool:
+        """Whether this entry is seated in round ``number``."""
+        if not self.checked_in or number < self.from_round:
+            return False
+        return self.withdrawn_after is None or number <= self.withdrawn_after
+
+
+class Round(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "pending"
+        SEATED = "seated", "seated (games under way)"
+        CLOSED = "closed", "closed"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
+    number = models.PositiveSmallIntegerField()
+    seed = models.CharField(max_length=64, blank=True,
+                            help_text="the seating seed, recorded so the draw can be checked")
+    seating_method = models.CharField(max_length=12, blank=True)
+    repeat_mates = models.PositiveIntegerField(default=0)
+    repeat_seats = models.PositiveIntegerField(default=0)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    closed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["tournament", "number"],
+                                               name="round_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} round {self.number}"
+
+
+class Table(models.Model):
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
+    number = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["round_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["round", "number"],
+                                               name="table_unique_number")]
+
+    def __str__(self) -> str:
+        return f"table {self.number}"
+
+
+class Seat(models.Model):
+    """A seat at a table: an entry, or an AI player when ``entry`` is empty."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    entry = models.ForeignKey(Entry, null=True, blank=True, on_delete=models.PROTECT,
+                              related_name="seats")
+    ai_level = models.CharField(max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["table_id", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "position"], name="seat_unique_position"),
+            models.UniqueConstraint(fields=["table", "entry"], name="seat_unique_entry"),
+        ]
+
+    def __str__(self) -> str:
+        return str(self.entry.player) if self.entry_id else f"AI ({self.ai_level or 'random'})"
+
+    @property
+    def is_ai(self) -> bool:
+        return self.entry_id is None
+
+
+class TableGame(models.Model):
+    """Game ``number`` (1..N) of a table's round; seat ``first`` starts.
+
+    ``stream`` is the games app's event stream when the game is played
+    through the system; a game from a real table has none and takes a
+    score sheet.
+    """
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    first = models.PositiveSmallIntegerField(default=0)
+    stream = models.OneToOneField("games.Game", null=True, blank=True, on_delete=models.PROTECT,
+                                  related_name="league_game")
+
+    class Meta:
+        ordering = ["table_id", "number"]
+        constraints = [models.UniqueConstraint(fields=["table", "number"],
+                                               name="tablegame_unique_number")]
+
+    def __str__(self) -> str:
+        return f"{self.table}, game {self.number}"
+
+
+class ResultEventQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise AppendOnlyError("result events are append-only: they are never updated")
+
+    def delete(self):
+        raise AppendOnlyError("result events are append-only: they are never deleted")
+
+    update.queryset_only = True
+    delete.queryset_only = True
+
+
+class ResultEvent(models.Model):
+    """One stored result event of a game. Never updated, never deleted.
+
+    Types: ``ResultRecorded`` (first result), ``ResultCorrected`` (supersedes
+    the result in force). Payload: ``source`` (``"moves"`` or
+    ``"score_sheet"``), ``scores`` (one integer per seat position),
+    ``winners`` (seat positions), and for a score sheet the ``racks`` typed
+    in and the ``ending``.
+    """
+
+    RECORDED = "ResultRecorded"
+    CORRECTED = "ResultCorrected"
+
+    game = models.ForeignKey(TableGame, on_delete=models.PROTECT, related_name="result_events")
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    payload = models.JSONField()
+    actor = models.CharField(max_length=120, blank=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    objects = ResultEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game_id", "version"]
+        constraints = [models.UniqueConstraint(fields=["game", "version"],
+                                               name="resultevent_unique_version")]
+
+    def __str__(self) -> str:
+        return f"{self.type} v{self.version} of {self.game}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError("result events are append-only: they are never updated")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("result events are append-only: they are never deleted")
+
+
+class Result(models.Model):
+    """Projection of the result events: each event's result, the one in
+    force ``confirmed``, the earlier ones ``superseded``."""
+
+    class Status(models.TextChoices):
+        CONFIRMED = "confirmed", "confirmed"
+        SUPERSEDED = "superseded", "superseded"
+
+    game = models.ForeignKey(TableGame, on_delete=models.CASCADE, related_name="results")
+    event = models.OneToOneField(ResultEvent, on_delete=models.CASCADE, related_name="result")
+    status = models.CharField(max_length=10, choices=Status.choices)
+    source = models.CharField(max_length=12)
+    scores = models.JSONField(help_text="one integer per seat position")
+    winners = models.JSONField(help_text="seat positions")
+
+    class Meta:
+        ordering = ["game_id", "event_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["game"], condition=models.Q(status="confirmed"),
+                                    name="result_one_confirmed_per_game"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.scores} ({self.status})"

@@ -1,0 +1,110 @@
+"""Score sheets: the tiles left on each rack of a game played on a real table.
+
+Pure (no database). The official types one line per seat, in seat order:
+the tiles left on that rack in the engine's notation (``"R7 K13 J"``), or
+nothing for the player who went out. The engine's tile reader checks each
+token; the engine's scoring (:func:`engine.rummikub.score_racks`) turns
+racks into scores:
+
+- one empty rack: that player won; each other player scores minus their
+  rack, the winner the sum (seed 001);
+- no empty rack: the pool ran out; the lowest rack wins and each other player
+  pays the difference (seed 001's pool-empty rule);
+- a joker on a rack counts the rule set's joker value (30, or 25).
+
+The scores must sum to zero; a sheet that cannot be right (an unknown tile,
+two empty racks, three copies of R7 in a standard set, the wrong number of
+racks) is refused with a :class:`ScoreSheetError` naming the problem.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from engine.errors import EngineError
+from engine.registry import find_variant
+from engine.rummikub import score_racks
+from engine.tiles import face_value, format_tiles, parse_tiles
+
+
+class ScoreSheetError(ValueError):
+    """A score sheet that cannot be right; the message names the problem."""
+
+
+@dataclass(frozen=True)
+class SheetResult:
+    racks: list[str]        # canonical text of each rack
+    values: list[int]       # points on each rack
+    scores: list[int]       # the game's score per seat (sum 0)
+    winners: list[int]      # seat positions
+    ending: str             # "out" or "pool-empty"
+    joker_value: int
+
+
+def _ruleset(variant: str, rules: dict | None):
+    """The engine's game class and frozen rule set for ``variant``.
+
+    :raises ScoreSheetError: an unknown variant or rule options the engine
+        refuses.
+    """
+    try:
+        cls = find_variant(variant)
+        return cls, cls.rules_from_dict(dict(rules or {}))
+    except EngineError as exc:
+        raise ScoreSheetError(f"rule options refused: {exc}") from None
+
+
+def score_sheet(racks: Sequence[str], *, seats: int, variant: str = "sabra",
+                rules: dict | None = None, first: int = 0) -> SheetResult:
+    """Read and score one game's score sheet with the engine's scoring
+    (:func:`engine.rummikub.score_racks`).
+
+    :param racks: one text per seat position (empty: went out).
+    :param seats: how many seats the table has.
+    :param first: the seat that started the game (the engine shares the odd
+        points of a tied pool-empty end in seat order from it).
+    :raises ScoreSheetError: wrong number of racks, an unknown tile (named,
+        with its seat), more copies of a tile than the set holds, more than
+        one empty rack, rule options the engine refuses, or scores that do
+        not sum to zero.
+    """
+    if len(racks) != seats:
+        raise ScoreSheetError(f"expected {seats} racks (one per seat), got {len(racks)}")
+    cls, ruleset = _ruleset(variant, rules)
+    joker_value = ruleset.joker_penalty
+    parsed = []
+    for i, text in enumerate(racks):
+        try:
+            parsed.append(parse_tiles(text or ""))
+        except EngineError as exc:
+            raise ScoreSheetError(f"seat {i + 1}: {exc}") from None
+    tileset = getattr(cls, "tileset", None)
+    if tileset is not None:
+        try:
+            tileset.check([t for tiles in parsed for t in tiles])
+        except EngineError as exc:
+            raise ScoreSheetError(f"{exc} (over all racks)") from None
+    empty = [i for i, tiles in enumerate(parsed) if not tiles]
+    if len(empty) > 1:
+        raise ScoreSheetError(
+            f"seats {', '.join(str(i + 1) for i in empty)} all have empty racks: "
+            "only one player can go out")
+    winner = empty[0] if empty else None
+    try:
+        scores = [int(s) for s in score_racks(parsed, ruleset, winner=winner,
+                                              tie_start=first)]
+    except EngineError as exc:
+        raise ScoreSheetError(str(exc)) from None
+    if sum(scores) != 0:  # the engine guarantees it; checked all the same
+        raise ScoreSheetError(f"scores {scores} do not sum to zero")
+    values = [sum(face_value(t, joker_value) for t in tiles) for tiles in parsed]
+    if winner is not None:
+        winners = [winner]
+    else:
+        low = min(values)
+        winners = [i for i, v in enumerate(values) if v == low]
+    return SheetResult(racks=[format_tiles(t) for t in parsed], values=values,
+                       scores=scores, winners=winners,
+                       ending="out" if winner is not None else "pool-empty",
+                       joker_value=joker_value)

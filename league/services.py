@@ -1,0 +1,251 @@
+"""Writes of the league: entries, seating, results, closing rounds.
+
+Every function here takes keyword arguments, validates, then writes inside a
+transaction. Errors a club official can fix are :class:`LeagueError`
+(a ``ValueError``) with a message naming the problem; anything else is a bug.
+
+Results are events (:class:`~league.models.ResultEvent`), appended to the
+game's own little stream with the next version number (unique together with
+the game: two officials typing the same sheet at once cannot both win). The
+:class:`~league.models.Result` rows are the projection: written here as each
+event is appended, and rebuilt from the events by :func:`results_rebuild`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Sequence
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from . import manager
+from .models import (Entry, Player, Result, ResultEvent, Round, TableGame,
+                     Tournament)
+from .scoresheet import ScoreSheetError, score_sheet
+from .seating import SeatingError
+from .standings import StandingsError, check_precedence
+
+
+class LeagueError(ValueError):
+    """Something an official can fix: the message says what."""
+
+
+# --- people and entries -----------------------------------------------------------
+
+def tournament_enter(*, tournament: Tournament, player: Player,
+                     checked_in: bool = False) -> Entry:
+    """Enter ``player`` in ``tournament`` (again: returns the same entry).
+
+    A player entering once rounds have started is a late arrival: seated from
+    the next round on.
+
+    :raises LeagueError: the tournament is finished.
+    """
+    if tournament.status == Tournament.Status.FINISHED:
+        raise LeagueError(f"{tournament} is finished: no new entries")
+    started = tournament.round_set.exclude(status=Round.Status.PENDING).count()
+    entry, created = Entry.objects.get_or_create(
+        tournament=tournament, player=player,
+        defaults={"checked_in": checked_in, "from_round": started + 1})
+    if not created and checked_in and not entry.checked_in:
+        entry.checked_in = True
+        entry.save(update_fields=["checked_in"])
+    return entry
+
+
+def entry_check_in(*, entry: Entry) -> Entry:
+    """Mark an entry present. A late arrival plays from the next round that
+    has not been seated yet."""
+    started = entry.tournament.round_set.exclude(status=Round.Status.PENDING).count()
+    entry.checked_in = True
+    entry.from_round = max(entry.from_round, started + 1)
+    entry.save(update_fields=["checked_in", "from_round"])
+    return entry
+
+
+def entry_withdraw(*, entry: Entry) -> Entry:
+    """Withdraw a player: their results so far stand; they are not seated in
+    any round not yet seated.
+
+    :raises LeagueError: already withdrawn.
+    """
+    if entry.withdrawn_after is not None:
+        raise LeagueError(f"{entry.player} already withdrew after round "
+                          f"{entry.withdrawn_after}")
+    entry.withdrawn_after = entry.tournament.round_set.exclude(
+        status=Round.Status.PENDING).count()
+    entry.save(update_fields=["withdrawn_after"])
+    return entry
+
+
+def tournament_set_tiebreaks(*, tournament: Tournament, keys: Sequence[str]) -> Tournament:
+    """Set the tournament's precedence of metrics.
+
+    :raises LeagueError: an unknown or repeated key.
+    """
+    try:
+        tournament.tiebreaks = check_precedence(keys)
+    except StandingsError as exc:
+        raise LeagueError(str(exc)) from None
+    tournament.save(update_fields=["tiebreaks"])
+    return tournament
+
+
+# --- rounds and seating ----------------------------------------------------------
+
+def round_seat(*, tournament: Tournament, seed: str | None = None) -> Round:
+    """Seat the next round: draw tables with :func:`league.seating.seat_round`
+    (history, standings and AI fill from the tournament) and create each
+    table's games (N games for N seats, the first seat rotating).
+
+    :raises LeagueError: the previous round is not closed, every round is
+        already seated, or the checked-in players cannot be seated.
+    """
+    with transaction.atomic():
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        rounds = list(tournament.round_set.order_by("number"))
+        if rounds and rounds[-1].status != Round.Status.CLOSED:
+            raise LeagueError(f"round {rounds[-1].number} is not closed yet")
+        number = len(rounds) + 1
+        if number > tournament.rounds:
+            raise LeagueError(f"all {tournament.rounds} rounds are already seated")
+        seed = seed or secrets.token_hex(8)
+        try:
+            rnd = manager.create_round_seating(tournament=tournament, number=number,
+                                               seed=seed)
+        except SeatingError as exc:
+            raise LeagueError(f"round {number}: {exc}") from None
+        if tournament.status == Tournament.Status.DRAFT:
+            tournament.status = Tournament.Status.RUNNING
+            tournament.save(update_fields=["status"])
+    return rnd
+
+
+def round_close(*, round: Round) -> Round:
+    """Close a round once every game has a confirmed result; the last round
+    closing finishes the tournament. Closing twice changes nothing.
+
+    :raises LeagueError: games still without a result (named).
+    """
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round.pk)
+        if rnd.status == Round.Status.CLOSED:
+            return rnd
+        missing = [str(g) for g in TableGame.objects.filter(table__round=rnd)
+                   .exclude(results__status=Result.Status.CONFIRMED)
+                   .select_related("table").order_by("table__number", "number")]
+        if missing:
+            shown = ", ".join(missing[:6]) + (" ..." if len(missing) > 6 else "")
+            raise LeagueError(f"round {rnd.number} cannot close: {len(missing)} game(s) "
+                              f"have no result yet ({shown})")
+        rnd.status = Round.Status.CLOSED
+        rnd.closed_at = timezone.now()
+        rnd.save(update_fields=["status", "closed_at"])
+        tournament = rnd.tournament
+        if rnd.number >= tournament.rounds:
+            tournament.status = Tournament.Status.FINISHED
+            tournament.save(update_fields=["status"])
+    return rnd
+
+
+# --- results ---------------------------------------------------------------------
+
+def result_record_score_sheet(*, game: TableGame, racks: Sequence[str],
+                              actor: str = "", correction: bool = False) -> Result:
+    """Record a game played on a real table from the tiles left on each rack
+    (one text per seat position, empty for the player who went out).
+
+    The engine scores the racks with the tournament's rule options (the
+    joker's value among them); the scores must sum to zero. A correction is
+    a new event superseding the result in force.
+
+    :raises LeagueError: a bad sheet (unknown tile, wrong number of racks,
+        too many copies of a tile, ...), a result already recorded when this
+        is not a correction, or no result to correct.
+    """
+    tournament = game.table.round.tournament
+    seats = game.table.seats.count()
+    try:
+        sheet = score_sheet(racks, seats=seats, variant=tournament.variant,
+                            rules=tournament.rules, first=game.first)
+    except ScoreSheetError as exc:
+        raise LeagueError(f"{game}: {exc}") from None
+    payload = {"source": "score_sheet", "racks": sheet.racks, "ending": sheet.ending,
+               "scores": sheet.scores, "winners": sheet.winners,
+               "joker_value": sheet.joker_value}
+    return _append_result(game=game, payload=payload, actor=actor, correction=correction)
+
+
+def result_record_from_stream(*, game: TableGame, actor: str = "system",
+                              correction: bool = False) -> Result:
+    """Record the result of a game played through the system, from its
+    finished event stream (the scores the engine computed on replay).
+
+    :raises LeagueError: the game has no stream, or it is not finished.
+    """
+    stream = game.stream
+    if stream is None:
+        raise LeagueError(f"{game} was not played through the system: enter a score sheet")
+    if not stream.is_over or stream.scores is None:
+        raise LeagueError(f"{game} is still being played (game #{stream.pk}, "
+                          f"version {stream.version})")
+    scores = [int(s) for s in stream.scores]
+    top = max(scores)
+    payload = {"source": "moves", "stream": stream.pk, "stream_version": stream.version,
+               "scores": scores,
+               "winners": [i for i, s in enumerate(scores) if s == top]}
+    if sum(scores) != 0:
+        raise LeagueError(f"{game}: the stream's scores {scores} do not sum to zero")
+    return _append_result(game=game, payload=payload, actor=actor, correction=correction)
+
+
+def _append_result(*, game: TableGame, payload: dict, actor: str,
+                   correction: bool) -> Result:
+    with transaction.atomic():
+        last = (ResultEvent.objects.filter(game=game).order_by("-version").first())
+        if last is None and correction:
+            raise LeagueError(f"{game} has no result to correct")
+        if last is not None and not correction:
+            raise LeagueError(f"{game} already has a result: enter a correction "
+                              "to supersede it")
+        version = 1 if last is None else last.version + 1
+        if last is not None:
+            payload = dict(payload, supersedes=last.version)
+        event_type = ResultEvent.CORRECTED if correction else ResultEvent.RECORDED
+        try:
+            with transaction.atomic():
+                event = ResultEvent.objects.create(game=game, version=version,
+                                                   type=event_type, payload=payload,
+                                                   actor=actor)
+        except IntegrityError:
+            raise LeagueError(f"{game}: another result was recorded at the same "
+                              "moment; reload and check it") from None
+        return _project(event)
+
+
+def _project(event: ResultEvent) -> Result:
+    """Apply one result event to the projection."""
+    Result.objects.filter(game_id=event.game_id, status=Result.Status.CONFIRMED).update(
+        status=Result.Status.SUPERSEDED)
+    return Result.objects.create(
+        game_id=event.game_id, event=event, status=Result.Status.CONFIRMED,
+        source=event.payload["source"], scores=event.payload["scores"],
+        winners=event.payload["winners"])
+
+
+def results_rebuild(*, tournament: Tournament | None = None) -> int:
+    """Drop the result projection (of one tournament, or all) and replay it
+    from the result events. Returns the number of events applied."""
+    with transaction.atomic():
+        events = ResultEvent.objects.order_by("game_id", "version")
+        results = Result.objects.all()
+        if tournament is not None:
+            events = events.filter(game__table__round__tournament=tournament)
+            results = results.filter(game__table__round__tournament=tournament)
+        results.delete()
+        n = 0
+        for event in events.iterator():
+            _project(event)
+            n += 1
+    return n

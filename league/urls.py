@@ -1,0 +1,19 @@
+"""Public league pages, mounted at the site root by ``config.urls``."""
+
+from django.urls import path
+
+from . import views
+
+app_name = "league"
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("t/<slug:slug>/", views.tournament_standings, name="tournament"),
+    path("t/<slug:slug>/standings.csv", views.tournament_standings_csv, name="standings-csv"),
+    path("t/<slug:slug>/results.csv", views.tournament_results_csv, name="results-csv"),
+    path("t/<slug:slug>/round/<int:number>/", views.round_detail, name="round"),
+    path("players/<int:pk>/", views.player_detail, name="player"),
+    path("clubs/<slug:slug>/", views.club_detail, name="club"),
+    path("leagues/<slug:slug>/", views.league_detail, name="league"),
+    path("ratings/", views.ratings, name="ratings"),
+]
