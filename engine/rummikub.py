@@ -522,6 +522,7 @@ class SabraGame(Game):
         self.winners: list[int] = []
         self._scores: list[int] | None = None
         self.move_stack: list[Move] = []
+        self.move_seats: list[int] = []  # the seat that made each move
 
     @classmethod
     def new(cls, players: int, rules=None, *, seed: str | None = None,
@@ -942,6 +943,7 @@ class SabraGame(Game):
         kind = move.kind
         n = self.players
         self.move_stack.append(move)
+        self.move_seats.append(seat)
         self.turn += 1
         if kind == "play":
             rack = self.racks[seat]
@@ -1050,6 +1052,7 @@ class SabraGame(Game):
             "winners": list(self.winners),
             "scores": None if self._scores is None else list(self._scores),
             "moves": [str(m) for m in self.move_stack],
+            "move_seats": list(self.move_seats),
         }
 
     @classmethod
@@ -1086,6 +1089,7 @@ class SabraGame(Game):
             g.winners = list(data.get("winners") or [])
             g._scores = None if data.get("scores") is None else list(data["scores"])
             g.move_stack = [Move.parse(t) for t in data.get("moves", [])]
+            g.move_seats = list(data.get("move_seats", []))
         except (KeyError, TypeError, NotationError) as exc:
             raise DealError(f"malformed snapshot: {exc!r}") from None
         return g
@@ -1101,9 +1105,6 @@ class SabraGame(Game):
         else:
             out["deal"] = self.deal
         return out
-
-    def describe_move(self, move: Move, seat: int) -> str:
-        return f"seat {seat}"
 
 
 @register
