@@ -249,3 +249,88 @@ def results_rebuild(*, tournament: Tournament | None = None) -> int:
             _project(event)
             n += 1
     return n
+
+
+# --- games played through the system -----------------------------------------------
+
+def table_game_open_stream(*, game: TableGame, all_ai: bool = False,
+                           actor: str = "league") -> TableGame:
+    """Create the games app's event stream for a table game (a digital deal
+    from a secret seed; seat names from the table; AI seats as AI, and every
+    seat as AI with ``all_ai``, as the demo plays). Opening twice returns the
+    game as it is.
+
+    :raises LeagueError: the games app refuses the game (the message says why).
+    """
+    from games.errors import GameServiceError
+    from games.services import game_create
+
+    if game.stream_id is not None:
+        return game
+    table = game.table
+    tournament = table.round.tournament
+    seats = []
+    for seat in table.seats.select_related("entry__player").order_by("position"):
+        ai = seat.is_ai or all_ai
+        seats.append({"name": str(seat) if not seat.is_ai else f"AI {seat.position + 1}",
+                      "kind": "ai" if ai else "human",
+                      "ai_level": (seat.ai_level or tournament.ai_level or "random") if ai else ""})
+    with transaction.atomic():
+        locked = TableGame.objects.select_for_update().get(pk=game.pk)
+        if locked.stream_id is not None:
+            return locked
+        try:
+            stream = game_create(variant=tournament.variant, players=len(seats),
+                                 rules=tournament.rules, seats=seats, first=game.first,
+                                 title=f"{tournament.name}, round {table.round.number}, "
+                                       f"table {table.number}, game {game.number}",
+                                 actor=actor)
+        except GameServiceError as exc:
+            raise LeagueError(f"{game}: {exc}") from None
+        locked.stream = stream
+        locked.save(update_fields=["stream"])
+    return locked
+
+
+def table_game_play_ai(*, game: TableGame, seed: str = "", max_turns: int = 5000,
+                       actor: str = "ai") -> Result:
+    """Play a table game's stream to the end with the engine's AI players
+    (each seat at its level), every move recorded through the games app,
+    then record the result from the stream. Safe to run again: it resumes
+    from the stream's version, and a recorded result is returned as is.
+
+    :raises LeagueError: no stream, an unknown AI level, or no end within
+        ``max_turns``.
+    """
+    from engine.ai import LEVELS
+    from games import eventstore as es
+    from games.models import Game as Stream
+    from games.services import game_record_move, load_state
+
+    existing = game.results.filter(status=Result.Status.CONFIRMED).first()
+    if existing is not None:
+        return existing
+    if game.stream_id is None:
+        raise LeagueError(f"{game} has no game stream: open it first")
+    levels = dict(Stream.objects.get(pk=game.stream_id).seats.values_list("index", "ai_level"))
+    players = {}
+    for index, level in levels.items():
+        cls = LEVELS.get(level or "random")
+        if cls is None:
+            raise LeagueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
+        players[index] = cls(f"{seed}:{game.pk}:{index}")
+    for _ in range(max_turns):
+        stream = Stream.objects.get(pk=game.stream_id)
+        if stream.is_over:
+            break
+        state = load_state(stream)
+        move = players[state.to_move].choose(state)
+        try:
+            game_record_move(game=stream, move=str(move), expected_version=stream.version,
+                             actor=f"{actor}:{levels[state.to_move] or 'random'}")
+        except es.ConcurrencyConflict:
+            continue  # another worker moved first: reload and go on
+    else:
+        raise LeagueError(f"{game}: no end after {max_turns} turns")
+    game.refresh_from_db()
+    return result_record_from_stream(game=game, actor=actor)

@@ -1,0 +1,109 @@
+"""``manage.py demo``: a small Rummikub tournament played by AI seats.
+
+Creates (once) a demo club, eight players, a league and a two-round
+tournament at tables of four; seats each round (round 1 at random from a
+recorded seed, round 2 by standings with the fewest repeat table-mates),
+plays every game through the games app with the engine's AI players (every
+move checked by the engine and stored as an event), records each result
+from its stream, closes the rounds and prints the standings and where to
+look. Running it again resumes an interrupted demo or just prints.
+"""
+
+from __future__ import annotations
+
+import time
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+
+from league import selectors, services
+from league.models import Club, League, Player, Round, TableGame, Tournament
+
+PLAYERS = ["Ada", "Boris", "Chen", "Dana", "Emil", "Fatima", "Goran", "Hana"]
+SLUG = "demo-night"
+
+
+class Command(BaseCommand):
+    help = "Run a small demo tournament with AI seats and print where to see it."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--players", type=int, default=8,
+                            help="number of players (default 8)")
+        parser.add_argument("--rounds", type=int, default=2)
+        parser.add_argument("--level", default="random", help="AI level of the seats")
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000",
+                            help="where the site is served, for the printed links")
+        parser.add_argument("--no-admin", action="store_true",
+                            help="do not create the demo admin login")
+
+    def handle(self, *args, **opts):
+        started = time.monotonic()
+        n = opts["players"]
+        if n < 3:
+            raise CommandError("the demo needs at least 3 players")
+        names = (PLAYERS + [f"Player {i + 1}" for i in range(len(PLAYERS), n)])[:n]
+        with transaction.atomic():
+            club, _ = Club.objects.get_or_create(slug="demo-club",
+                                                 defaults={"name": "Demo Rummy Club",
+                                                           "city": "Arad"})
+            league, _ = League.objects.get_or_create(
+                slug="demo-league", defaults={"name": "Demo League", "season": "2026",
+                                              "club": club})
+            tournament, created = Tournament.objects.get_or_create(
+                slug=SLUG, defaults={
+                    "name": "Demo Rummikub Night", "club": club, "league": league,
+                    "variant": "sabra", "rounds": opts["rounds"], "table_size": 4,
+                    "seating_method": Tournament.Seating.STANDINGS,
+                    "tiebreaks": ["wins", "points", "h2h", "penalty"],
+                    "ai_level": opts["level"]})
+            if created:
+                for name in names:
+                    player, _ = Player.objects.get_or_create(name=name, club=club)
+                    services.tournament_enter(tournament=tournament, player=player,
+                                              checked_in=True)
+        if tournament.status == Tournament.Status.FINISHED:
+            self.stdout.write("The demo tournament has already been played.")
+        for number in range(1, tournament.rounds + 1):
+            rnd = tournament.round_set.filter(number=number).first()
+            if rnd is None:
+                rnd = services.round_seat(tournament=tournament, seed=f"demo-round-{number}")
+                self.stdout.write(f"Round {number} seated (seed {rnd.seed!r}, "
+                                  f"repeat table-mates {rnd.repeat_mates}).")
+            if rnd.status == Round.Status.CLOSED:
+                continue
+            games = TableGame.objects.filter(table__round=rnd).order_by("table__number", "number")
+            for game in games:
+                game = services.table_game_open_stream(game=game, all_ai=True)
+                result = services.table_game_play_ai(game=game, seed=f"demo-{number}")
+                self.stdout.write(f"  round {number} {game}: {result.scores} "
+                                  f"({game.stream.version} events)")
+            services.round_close(round=rnd)
+            self.stdout.write(f"Round {number} closed.")
+            tournament.refresh_from_db()
+
+        rows = selectors.tournament_standings(tournament)
+        players = selectors.players_by_id(r.player for r in rows)
+        self.stdout.write("\nStandings (games won, then points):")
+        for r in rows:
+            self.stdout.write(f"  {r.rank_label:>3}  {players[r.player].name:<10} "
+                              f"W {r.metrics['wins']}  Pts {r.metrics['points']:+d}")
+        admin_note = ""
+        User = get_user_model()
+        if settings.DEBUG and not opts["no_admin"] and not User.objects.filter(
+                is_superuser=True).exists():
+            User.objects.create_superuser("admin", "admin@example.invalid", "admin")
+            admin_note = " (demo login admin / admin: development only)"
+        base = opts["base_url"].rstrip("/")
+        self.stdout.write(
+            f"\nDone in {time.monotonic() - started:.1f} s. Where to look "
+            f"(serve with `python manage.py runserver`):\n"
+            f"  standings     {base}/t/{SLUG}/\n"
+            f"  round 1       {base}/t/{SLUG}/round/1/\n"
+            f"  club board    {base}/clubs/{club.slug}/\n"
+            f"  league table  {base}/leagues/{league.slug}/\n"
+            f"  ratings       {base}/ratings/\n"
+            f"  CSV           {base}/t/{SLUG}/standings.csv\n"
+            f"  admin         {base}/admin/league/tournament/{tournament.pk}/change/"
+            f"{admin_note}\n")
