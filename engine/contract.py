@@ -624,7 +624,8 @@ class ContractGame(Game):
         self.results.append({
             "hand": self.hand_no + 1, "contract": contract_text(self.hand_no),
             "winner": winner, "points": pts,
-            "cards": [[TEXT[c] for c in sorted(h, key=sort_key)] for h in self.hands]})
+            "cards": [[TEXT[c] for c in sorted(h, key=sort_key)] for h in self.hands],
+            "table": [m.to_dict() for m in self.table]})
         for i, p in enumerate(pts):
             self.totals[i] += p
         detail = {"hand": self.hand_no + 1, "winner": winner, "points": pts}
@@ -927,9 +928,15 @@ class ContractGame(Game):
         self.turn -= 1
         return Outcome("undone", actor, {"card": TEXT[c]})
 
-    def _discard(self, move: Move) -> Outcome:
+    def check_discard(self, card: int) -> bool:
+        """Whether the player on turn may discard ``card`` now; returns
+        whether it would be dead (seed 004's exceptions to the "players"
+        rule: nobody may take or buy it).
+
+        :raises IllegalMoveError: the discard is not allowed (``.rule``).
+        """
         self._need_phase("play", "discard")
-        c = move.card
+        c = card
         hand = self.hands[self.active]
         if c not in hand:
             raise IllegalMoveError(f"{TEXT[c]} is not in seat {self.active}'s hand", "not-in-hand")
@@ -950,6 +957,12 @@ class ContractGame(Game):
                 raise IllegalMoveError(
                     f"{TEXT[c]} plays on a meld on the table (a \"player\"): it may not be "
                     f"discarded", "players-rule")
+        return dead
+
+    def _discard(self, move: Move) -> Outcome:
+        c = move.card
+        dead = self.check_discard(c)
+        hand = self.hands[self.active]
         self.beneath = False
         hand.remove(c)
         self.discards.append(c)
