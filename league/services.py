@@ -136,7 +136,7 @@ def round_close(*, round: Round) -> Round:
                    .exclude(results__status=Result.Status.CONFIRMED)
                    .select_related("table").order_by("table__number", "number")]
         if missing:
-            shown = ", ".join(missing[:6]) + (" ..." if len(missing) > 6 else "")
+            shown = "; ".join(missing[:6]) + (" ..." if len(missing) > 6 else "")
             raise LeagueError(f"round {rnd.number} cannot close: {len(missing)} game(s) "
                               f"have no result yet ({shown})")
         rnd.status = Round.Status.CLOSED
