@@ -111,10 +111,10 @@ class Highcard(Game):
             self.passes += 1
             kind = "passed"
         elif move.verb == "penalty":
+            self.passes = 0 if self.pool else self.passes + 1
             for _ in range(2):
                 if self.pool:
                     rack.append(self.pool.pop(0))
-            self.passes = 0
             kind = "penalty"
         else:
             if move.tile not in rack:
