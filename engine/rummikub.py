@@ -50,6 +50,7 @@ from .tiles import (JOKER, NUM_CODES, STANDARD, TILES, XP, TileSet, _TEXT,
 # ---------------------------------------------------------------------------
 
 JOKER_REUSE = ("any", "new-meld", "new-meld-with-rack-tiles", "joker-and-rack-tiles-only")
+JOKER_SETS = ("free", "keep-tile", "frozen")
 JOKER_FREED_FROM = ("rack", "rack-or-table")
 DIRECTIONS = ("clockwise", "counterclockwise")
 POOL_EMPTY_END = ("all-pass", "first-pass")
@@ -68,14 +69,19 @@ class RuleSet:
       or more tiles from the rack (``"new-meld-with-rack-tiles"``, 3), a new
       meld formed first of the joker and two or more rack tiles only
       (``"joker-and-rack-tiles-only"``, 4).
-    - ``frozen_joker_sets``: ``True`` (Official Book): a meld holding a joker
-      may only be added to or have its joker replaced; ``False`` (Lemada,
-      Dutch Sabra): it may be split and rearranged, each joker keeping the
-      tile it stands for until it is freed.
-    - ``joker_freed_from``: the tile replacing a joker comes from the
-      ``"rack"`` only, or from the ``"rack-or-table"``.
-    - ``joker_group_both_colours``: freeing a joker from a group of three
-      needs both missing colours.
+    - ``joker_sets``: how melds holding a joker may change.
+      ``"free"`` (the boxed rules, seed 001's fourth way to clear a joker,
+      and seed 000's reading): jokers are rearranged like any tile; a joker
+      that ends up standing for another tile has been retrieved.
+      ``"keep-tile"`` (Lemada 1999, Goliath, "Dutch Sabra"): melds with a
+      joker may be split and rearranged but each joker keeps the tile it
+      stands for until a player supplies that tile.
+      ``"frozen"`` (Official Book): a meld holding a joker may only be added
+      to, or have its joker replaced by the tile it stands for.
+    - ``joker_freed_from`` (``keep-tile`` and ``frozen``): the tile replacing
+      a joker comes from the ``"rack"`` only, or from the ``"rack-or-table"``.
+    - ``joker_group_both_colours`` (``keep-tile`` and ``frozen``): freeing a
+      joker from a group of three needs both missing colours.
     - ``manipulate_on_initial_turn``: whether the table may be rearranged
       (and jokers freed) on the turn of the initial meld.
     - ``direction``: ``"clockwise"`` (seat 0, 1, 2 ...) or
@@ -90,8 +96,8 @@ class RuleSet:
 
     initial_meld: int = 30
     joker_penalty: int = 30
-    joker_reuse: str = "any"
-    frozen_joker_sets: bool = False
+    joker_reuse: str = "new-meld"
+    joker_sets: str = "free"
     joker_freed_from: str = "rack-or-table"
     joker_group_both_colours: bool = False
     manipulate_on_initial_turn: bool = False
@@ -121,7 +127,7 @@ class RuleSet:
         need_int("initial_meld", 0, 500)
         need_int("joker_penalty", 0, 500)
         need_choice("joker_reuse", JOKER_REUSE)
-        need_bool("frozen_joker_sets")
+        need_choice("joker_sets", JOKER_SETS)
         need_choice("joker_freed_from", JOKER_FREED_FROM)
         need_bool("joker_group_both_colours")
         need_bool("manipulate_on_initial_turn")
@@ -137,35 +143,35 @@ PRESETS: dict[str, RuleSet] = {
     # The rules in the box (Lemada Light Industries, current): the defaults.
     "boxed": RuleSet(),
     # Hertzano's Official Rummikub Book (1978), as seed 001 reports it.
-    "official-book": RuleSet(frozen_joker_sets=True, joker_freed_from="rack",
+    "official-book": RuleSet(joker_sets="frozen", joker_freed_from="rack",
                              joker_reuse="new-meld", direction="counterclockwise",
                              manipulate_on_initial_turn=True, turn_time_limit=120,
                              pool_empty_end="first-pass"),
     # Dutch translation of the Book (Goliath 1985), its "Dutch Sabra" variation.
-    "dutch-sabra": RuleSet(frozen_joker_sets=False, joker_freed_from="rack",
+    "dutch-sabra": RuleSet(joker_sets="keep-tile", joker_freed_from="rack",
                            joker_penalty=25, direction="counterclockwise",
                            manipulate_on_initial_turn=True, turn_time_limit=120),
     # 1980 Pressman: both missing colours free a group joker; liberal reuse.
-    "pressman-1980": RuleSet(frozen_joker_sets=True, joker_freed_from="rack",
+    "pressman-1980": RuleSet(joker_sets="frozen", joker_freed_from="rack",
                              joker_group_both_colours=True, joker_reuse="any",
                              manipulate_on_initial_turn=True),
     # 1987 Pressman: 50-point initial meld, joker reused with 2 rack tiles.
-    "pressman-1987": RuleSet(initial_meld=50, frozen_joker_sets=True,
+    "pressman-1987": RuleSet(initial_meld=50, joker_sets="frozen",
                              joker_freed_from="rack",
                              joker_reuse="new-meld-with-rack-tiles",
                              manipulate_on_initial_turn=True),
     # J W Spear & Sons 1988.
-    "spears-1988": RuleSet(frozen_joker_sets=True, joker_freed_from="rack",
+    "spears-1988": RuleSet(joker_sets="frozen", joker_freed_from="rack",
                            joker_reuse="new-meld-with-rack-tiles",
                            manipulate_on_initial_turn=True),
     # Goliath 1994: joker sets manipulable, joker used in the same go.
-    "goliath-1994": RuleSet(frozen_joker_sets=False, joker_freed_from="rack",
+    "goliath-1994": RuleSet(joker_sets="keep-tile", joker_freed_from="rack",
                             joker_reuse="any", manipulate_on_initial_turn=True),
     # Lemada 1999: new set; no manipulation on the initial-meld turn.
-    "lemada-1999": RuleSet(frozen_joker_sets=False, joker_freed_from="rack",
+    "lemada-1999": RuleSet(joker_sets="keep-tile", joker_freed_from="rack",
                            joker_reuse="new-meld"),
     # The strictest club reading of the joker (reading 4).
-    "strict-joker": RuleSet(frozen_joker_sets=True, joker_freed_from="rack",
+    "strict-joker": RuleSet(joker_sets="frozen", joker_freed_from="rack",
                             joker_reuse="joker-and-rack-tiles-only",
                             manipulate_on_initial_turn=True),
 }
@@ -390,7 +396,7 @@ class Move:
     def __str__(self) -> str:
         if self._text is None:
             if self.kind == "play":
-                parts = ["play", format_tiles(self.tiles)]
+                parts = ["play", format_tiles(self.tiles)] if self.tiles else ["play"]
                 if self.removed:
                     parts.append(":")
                     parts.extend(format_meld(m) for m in self.removed)
@@ -591,6 +597,52 @@ class SabraGame(Game):
         g.pool_count = ts.size - players * rules.rack_size
         return g
 
+    @classmethod
+    def from_position(cls, racks: list, table: list, rules=None, *, to_move: int = 0,
+                      initial_meld_done: list[bool] | bool = True,
+                      pool: list | None = None) -> "SabraGame":
+        """A game set up in the middle: ``racks`` (tiles per seat), ``table``
+        (melds as text or slots), the seat ``to_move``. The pool holds the
+        rest of the tile set; its order is ``pool`` if given (all of the
+        rest), else unknown (draws name their tile). For positions to study
+        or to test; records start from deals.
+
+        :raises DealError: more copies of a tile than the set holds, a bad
+            meld text or seat.
+        """
+        rules = rules_from_dict(rules) if not isinstance(rules, RuleSet) else rules
+        players = len(racks)
+        if not cls.min_players <= players <= cls.max_players:
+            raise DealError(f"{cls.variant} takes {cls.min_players}-{cls.max_players} players")
+        if not 0 <= to_move < players:
+            raise DealError(f"seat {to_move} out of range")
+        try:
+            rack_tiles = [parse_tiles(r) for r in racks]
+            melds = [parse_meld(m) if isinstance(m, str) else canonical(m) for m in table]
+            pool_tiles = None if pool is None else parse_tiles(pool)
+        except NotationError as exc:
+            raise DealError(f"bad position: {exc}") from None
+        everything = [t for r in rack_tiles for t in r] + [
+            s if s < 52 else JOKER for m in melds for s in m] + (pool_tiles or [])
+        try:
+            cls.tileset.check(everything)
+        except NotationError as exc:
+            raise DealError(f"impossible position: {exc}") from None
+        if pool_tiles is not None and len(everything) != cls.tileset.size:
+            raise DealError("the pool must hold every tile not on a rack or the table")
+        g = cls()
+        g.rules, g.players, g.first, g.seat = rules, players, to_move, to_move
+        g.racks = [counts_of(r) for r in rack_tiles]
+        g.rack_sizes = [len(r) for r in rack_tiles]
+        for m in melds:
+            g.table[m] = g.table.get(m, 0) + 1
+        done = initial_meld_done
+        g.initial_done = [done] * players if isinstance(done, bool) else list(done)
+        g.pool = None if pool_tiles is None else [int(t) for t in pool_tiles]
+        g.pool_count = cls.tileset.size - len(everything) + (len(pool_tiles) if pool_tiles else 0)
+        g.deal = {"racks": [[str(t) for t in r] for r in rack_tiles]}
+        return g
+
     # ----------------------------------------------------------- state access
     @property
     def to_move(self) -> int | None:
@@ -675,6 +727,9 @@ class SabraGame(Game):
                 raise self._illegal(f"the pool still holds {pool_left} tiles: draw instead of passing",
                                     "pool-not-empty")
             return ()
+        if kind == "timeout" and not self.rules.turn_time_limit:
+            raise self._illegal("these rules have no turn time limit (turn_time_limit=0)",
+                                "no-time-limit")
         if kind == "draw" and not pool_left:
             raise self._illegal("the pool is empty: play or pass", "pool-empty")
         want = {"draw": 1, "timeout": 1, "penalty": 3}[kind]
@@ -785,7 +840,7 @@ class SabraGame(Game):
         both = rules.joker_group_both_colours
         needs: list[list[frozenset]] = []  # freeing tiles, per freed joker
         kept_new: set[int] = set()        # indices into ``new`` of kept jokers
-        if rules.frozen_joker_sets:
+        if rules.joker_sets == "frozen":
             freed = self._frozen_successors(removed, added, old, new, kept_new, needs)
         else:
             size, match_r = _match([c for c, _, _ in old], [c for c, _, _ in new])
@@ -796,6 +851,8 @@ class SabraGame(Game):
                 if i in matched_old:
                     continue
                 freed += 1
+                if rules.joker_sets == "free":
+                    continue
                 if both and len(cands) > 1:
                     needs.append([frozenset((t,)) for t in sorted(cands)])
                 else:
