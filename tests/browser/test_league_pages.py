@@ -1,0 +1,93 @@
+"""What a person sees: the demo's public standings page and the admin's
+tournament page, in Debian's chromium driven by Playwright (no browser
+download; no network beyond the test server)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from league.models import Tournament
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
+    # Playwright's sync API runs an event loop in this thread; the test's own
+    # database calls happen before and after it, never inside a page action.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def demo(db):
+    call_command("demo", no_admin=True, stdout=open(os.devnull, "w"))
+    get_user_model().objects.create_superuser("official", "o@example.invalid", "a-long-pass")
+    return Tournament.objects.get(slug="demo-night")
+
+
+def test_public_standings_and_admin_tournament_page(live_server, browser, demo):
+    page = browser.new_page()
+    page.goto(f"{live_server.url}/t/demo-night/")
+    assert page.title() == "Demo Rummikub Night · standings"
+    assert page.locator("h1").inner_text() == "Demo Rummikub Night"
+    rows = page.locator("table.standings tbody tr")
+    assert rows.count() == 8
+    first = rows.nth(0).locator("td")
+    assert re.fullmatch(r"1=?", first.nth(0).inner_text())
+    names = {rows.nth(i).locator("td").nth(1).inner_text() for i in range(8)}
+    assert names == {"Ada", "Boris", "Chen", "Dana", "Emil", "Fatima", "Goran", "Hana"}
+    wins = [int(rows.nth(i).locator("td").nth(4).inner_text()) for i in range(8)]
+    assert wins == sorted(wins, reverse=True) and sum(wins) >= 16  # 16 games
+    points = [int(rows.nth(i).locator("td").nth(5).inner_text()) for i in range(8)]
+    assert sum(points) == 0  # zero-sum over the whole tournament
+
+    # A player's name leads to their history.
+    rows.nth(0).locator("td").nth(1).locator("a").click()
+    assert page.locator("h1").inner_text() in names
+    assert page.locator("tbody tr").count() == 8  # 2 rounds x 4 games
+
+    # The round page shows the seating, seed and per-game scores.
+    page.goto(f"{live_server.url}/t/demo-night/round/2/")
+    assert "from seed demo-round-2" in page.locator("p.meta").inner_text()
+    assert page.locator("section.table").count() == 2
+
+    # The official logs in and opens the tournament in the admin.
+    page.goto(f"{live_server.url}/admin/league/tournament/{demo.pk}/change/")
+    page.fill("#id_username", "official")
+    page.fill("#id_password", "a-long-pass")
+    page.click("input[type=submit]")
+    assert page.locator("#id_name").input_value() == "Demo Rummikub Night"
+    rounds = page.locator("#rounds")
+    assert rounds.locator("h3").all_inner_texts() == ["Round 1: closed", "Round 2: closed"]
+    assert rounds.get_by_role("link", name="correct score sheet").count() == 16
+    page.get_by_role("link", name="Standings", exact=True).click()
+    assert page.locator("table.standings tbody tr").count() == 8
+    if os.environ.get("LEAGUE_SCREENSHOTS"):
+        page.screenshot(path=os.environ["LEAGUE_SCREENSHOTS"] + "/admin-standings.png",
+                        full_page=True)
+        page.goto(f"{live_server.url}/clubs/demo-club/")
+        page.screenshot(path=os.environ["LEAGUE_SCREENSHOTS"] + "/club.png", full_page=True)
+        page.goto(f"{live_server.url}/t/demo-night/")
+        page.screenshot(path=os.environ["LEAGUE_SCREENSHOTS"] + "/standings.png",
+                        full_page=True)
+    page.close()
