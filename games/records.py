@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
-from . import eventstore as es
 from .models import Game
 
 
 def record_text(game: Game) -> str:
-    """The record of ``game`` written by :mod:`engine.records`.
+    """The record of ``game`` as :mod:`engine.records` writes it: the setup
+    (variant, rules, seats, the seed or the typed-in deal), one line per
+    move, and the result once the game is over. The state is rebuilt from
+    the stream, not taken from the projection.
 
-    :raises LookupError: the engine offers no record writer.
+    :raises LookupError: the game's family keeps no records (no
+        ``setup_tags``/``move_stack``).
+    :raises replay.ReplayError: the stream does not replay.
     """
-    try:
-        from engine import records
-    except ModuleNotFoundError:
-        raise LookupError("the engine has no record writer (engine.records) yet") from None
-    events = es.load(game.pk)
-    raise LookupError(f"engine.records offers no writer this version of games knows ({dir(records)!r})")
+    from engine.records import write_game
+
+    from .services import state_from_stream
+
+    state = state_from_stream(game)
+    if not hasattr(state, "setup_tags") or not hasattr(state, "move_stack"):
+        raise LookupError(f"the {game.variant} engine writes no game records")
+    names = {s.index: s.name or f"seat {s.index}" for s in game.seats.all()}
+    tags = {"Event": str(game), "Game": str(game.pk), "Date": game.created_at.strftime("%Y.%m.%d")}
+    return write_game(state, seats=names, tags=tags)
