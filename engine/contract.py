@@ -66,6 +66,7 @@ def contract_text(hand: int) -> str:
 # --- rules --------------------------------------------------------------------
 
 _CHOICES = {
+    "profile": ("three-decks", "international"),
     "aces": ("high", "low-or-high"),
     "wild_ratio": ("always", "going-down"),
     "buy_priority": ("first-asked", "next-in-turn"),
@@ -667,12 +668,42 @@ class ContractGame(Game):
         """Total points per seat after seven hands (fewer is better)."""
         return list(self.totals) if self.over else None
 
-    def winners(self) -> list[int] | None:
-        """The seats with the lowest total, once the game is over."""
+    @property
+    def winners(self) -> list[int]:
+        """The seats with the lowest total once the game is over, else ``[]``."""
         if not self.over:
-            return None
+            return []
         low = min(self.totals)
         return [i for i, t in enumerate(self.totals) if t == low]
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.n
+
+    @property
+    def end_reason(self) -> str | None:
+        return "seven hands played" if self.over else None
+
+    def rack(self, seat: int) -> list[Card]:
+        """The cards in ``seat``'s hand (server side; views hide them)."""
+        from .cards import CARDS
+        return [CARDS[c] for c in sorted(self.hands[seat], key=sort_key)]
+
+    @property
+    def move_seats(self) -> list[int]:
+        """The seat that pushed each move of :attr:`move_stack`."""
+        return [int(m.split(" ", 1)[0]) for m in self.move_stack]
+
+    def setup_tags(self) -> dict[str, Any]:
+        """What :mod:`engine.records` writes in a record's header."""
+        out: dict[str, Any] = {"players": self.n, "first": self.first,
+                               "rules": _rules_diff(self.rules)}
+        if self.seed is not None:
+            out["seed"] = self.seed
+        else:
+            out["deal"] = _deal_to_json(self.deal)
+        return out
 
     def _top_buyable(self) -> bool:
         return bool(self.discards) and not self.dead[-1]
@@ -1141,6 +1172,7 @@ class ContractGame(Game):
             "buy_window": self.window and self.phase == "draw",
             "beneath_window": self.beneath,
             "totals": list(self.totals), "results": [dict(r) for r in self.results],
+            "turn": self.turn, "pool_count": len(self.stock),
             "is_over": self.over, "scores": self.scores(),
         }
         if seat is not None:
@@ -1209,22 +1241,11 @@ class ContractGame(Game):
         return g
 
     # --- records ------------------------------------------------------------------
-    def record(self) -> str:
-        """The game record: header tags, then one move per line as
-        ``SEAT MOVE`` (see ``docs/rules/contract.md``)."""
-        tags = [("Family", self.family), ("Variant", self.variant),
-                ("Rules", self.rules_to_dict(self.rules)),
-                ("Players", str(self.n)), ("First", str(self.first))]
-        if self.seed is not None:
-            tags.append(("Seed", self.seed))
-        else:
-            tags.append(("Deal", _deal_to_json(self.deal)))
-        if self.over:
-            tags.append(("Result", " ".join(str(t) for t in self.totals)))
-        lines = [f'[{k} {json.dumps(v, sort_keys=True)}]' for k, v in tags]
-        lines.append("")
-        lines.extend(self.move_stack)
-        return "\n".join(lines) + "\n"
+    def record(self, seats: list[str] | None = None, tags: dict[str, str] | None = None) -> str:
+        """The game record in the shared format (:mod:`engine.records`)."""
+        from .records import write_game
+
+        return write_game(self, seats, tags)
 
 
 @register
@@ -1250,17 +1271,55 @@ def _meld_from_dict(d: dict[str, Any], r: _Rules) -> Meld:
 def _deal_to_json(deal):
     if deal is None:
         return None
-    return {"hands": [{"hands": [[TEXT[c] for c in h] for h in d["hands"]],
-                       "upcard": TEXT[d["upcard"]],
-                       "stock": [TEXT[c] for c in d["stock"]]} for d in deal["hands"]]}
+    out: dict[str, Any] = {}
+    for i, d in enumerate(deal["hands"], 1):
+        out[f"hand{i}"] = [[TEXT[c] for c in h] for h in d["hands"]]
+        out[f"upcard{i}"] = [TEXT[d["upcard"]]]
+        out[f"stock{i}"] = [TEXT[c] for c in d["stock"]]
+    return out
+
+
+def _deal_entries(deal) -> list[dict[str, Any]]:
+    """The per-hand entries of a deal ``{"hand1": [[seat 0 cards], ...],
+    "upcard1": [card], "stock1": [cards, top first], "hand2": ...}``, with
+    cards as codes.
+
+    :raises DealError: a malformed deal, named.
+    """
+    if not isinstance(deal, dict):
+        raise DealError('a deal is {"hand1": [[cards of seat 0], ...], "upcard1": [card], '
+                        '"stock1": [cards, top first], ...}')
+    known = {f"{k}{i}" for k in ("hand", "upcard", "stock") for i in range(1, HANDS + 1)}
+    unknown = sorted(set(deal) - known)
+    if unknown:
+        raise DealError(f"unknown deal key(s): {', '.join(unknown)}")
+    out = []
+    for i in range(1, HANDS + 1):
+        if f"hand{i}" not in deal:
+            break
+        try:
+            hands = [[int(Card.parse(c)) for c in h] for h in deal[f"hand{i}"]]
+            up = deal[f"upcard{i}"]
+            if isinstance(up, (list, tuple)):
+                if len(up) != 1:
+                    raise DealError(f"hand {i}: one upcard, not {len(up)}")
+                up = up[0]
+            upcard = int(Card.parse(up))
+            stock = [int(Card.parse(c)) for c in deal[f"stock{i}"]]
+        except KeyError as exc:
+            raise DealError(f"hand {i}: the deal has no {exc.args[0]!r}") from None
+        except TypeError as exc:
+            raise DealError(f"hand {i}: cards are lists of card texts ({exc})") from None
+        except NotationError as exc:
+            raise DealError(f"hand {i}: {exc}") from None
+        out.append({"hands": hands, "upcard": upcard, "stock": stock})
+    return out
 
 
 def _deal_from_json(deal):
     if deal is None:
         return None
-    p = lambda cs: [int(Card.parse(c)) for c in cs]  # noqa: E731
-    return {"hands": [{"hands": [p(h) for h in d["hands"]], "upcard": int(Card.parse(d["upcard"])),
-                       "stock": p(d["stock"])} for d in deal["hands"]]}
+    return {"hands": _deal_entries(deal)}
 
 
 def _check_deal(deal, players: int, rules: ContractRules, pack: Counter):
@@ -1270,21 +1329,12 @@ def _check_deal(deal, players: int, rules: ContractRules, pack: Counter):
     """
     if deal is None:
         return None
-    if not isinstance(deal, dict) or not isinstance(deal.get("hands"), list):
-        raise DealError('a deal is {"hands": [one entry per hand, up to seven]}')
-    entries = deal["hands"]
-    if not 1 <= len(entries) <= HANDS:
-        raise DealError(f"a deal gives 1-{HANDS} hands, not {len(entries)}")
-    out = []
+    entries = _deal_entries(deal)
+    if len(entries) != HANDS or len(deal) != 3 * HANDS:
+        raise DealError(f"a deal gives all {HANDS} hands: hand1, upcard1, stock1 ... "
+                        f"hand{HANDS}, upcard{HANDS}, stock{HANDS}")
     for i, d in enumerate(entries, 1):
-        try:
-            hands = [[int(Card.parse(c)) for c in h] for h in d["hands"]]
-            upcard = int(Card.parse(d["upcard"]))
-            stock = [int(Card.parse(c)) for c in d["stock"]]
-        except (KeyError, TypeError) as exc:
-            raise DealError(f"hand {i}: needs 'hands', 'upcard' and 'stock' ({exc})") from None
-        except NotationError as exc:
-            raise DealError(f"hand {i}: {exc}") from None
+        hands, upcard, stock = d["hands"], d["upcard"], d["stock"]
         if len(hands) != players:
             raise DealError(f"hand {i}: {len(hands)} hands for {players} players")
         for s, h in enumerate(hands):
@@ -1297,105 +1347,35 @@ def _check_deal(deal, players: int, rules: ContractRules, pack: Counter):
             diff = (got - pack) + (pack - got)
             names = " ".join(sorted({TEXT[c] for c in diff}))
             raise DealError(f"hand {i}: the cards are not the pack (wrong counts of {names})")
-        out.append({"hands": hands, "upcard": upcard, "stock": stock})
-    return {"hands": out}
+    return {"hands": entries}
+
+
+def _rules_diff(rules: ContractRules) -> dict[str, Any]:
+    """The profile and every option that differs from it."""
+    base = ContractRules.preset(rules.profile)
+    out: dict[str, Any] = {"profile": rules.profile}
+    for f in fields(rules):
+        v = getattr(rules, f.name)
+        if f.name != "profile" and v != getattr(base, f.name):
+            out[f.name] = v
+    return out
 
 
 # --- records ---------------------------------------------------------------------
 
-def read_record(text: str) -> tuple[dict[str, str], list[tuple[int, str]]]:
-    """Split a contract record into its tags and its ``(line number, move)``
-    lines.
-
-    :raises RecordError: a malformed header or line.
-    """
-    tags: dict[str, str] = {}
-    moves: list[tuple[int, str]] = []
-    for no, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("["):
-            if moves:
-                raise RecordError("a header tag after the moves", no)
-            if not line.endswith("]") or " " not in line:
-                raise RecordError(f"bad header line {line!r}", no)
-            key, _, value = line[1:-1].partition(" ")
-            try:
-                tags[key] = json.loads(value)
-            except json.JSONDecodeError:
-                raise RecordError(f"bad header value {value!r}", no) from None
-            continue
-        moves.append((no, line))
-    if "Variant" not in tags:
-        raise RecordError("no [Variant ...] tag")
-    return tags, moves
-
-
 def replay_record(text: str) -> ContractGame:
-    """Replay a record from a fresh deal, pushing every move.
+    """Replay a contract record (shared format) from a fresh deal.
 
-    :raises RecordError: unreadable record, or a move that does not parse.
-    :raises IllegalMoveError: a move the rules refuse; the message names the
-        line, hand, turn, player and rule (``.rule``).
+    :raises RecordError: unreadable record, or a result that differs.
+    :raises IllegalMoveError: (``engine.records.ReplayError``) a move the
+        rules refuse, naming the turn, the seat and the rule.
     """
-    from .registry import find_variant
+    from .records import replay_text
 
-    tags, moves = read_record(text)
-    try:
-        cls = find_variant(tags["Variant"])
-        rules = cls.rules_from_dict(tags.get("Rules"))
-        players = int(tags["Players"])
-        first = int(tags.get("First", "0"))
-        deal = tags.get("Deal")
-        game = cls.new(players, rules, seed=tags.get("Seed"), deal=deal, first=first)
-    except (KeyError, TypeError, ValueError) as exc:
-        if isinstance(exc, RecordError):
-            raise
-        raise RecordError(f"bad header: {exc}") from exc
-    for no, line in moves:
-        try:
-            move = game.parse_move(line)
-        except NotationError as exc:
-            raise RecordError(f"{exc}", no) from exc
-        if move.seat is None:
-            raise RecordError(f"move {line!r} does not name its seat", no)
-        try:
-            game.push(move)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(
-                f"line {no}: hand {game.hand_no + 1}, turn {game.turn}, player {move.seat}: "
-                f"{exc.rule}: {exc}", exc.rule) from exc
-    if "Result" in tags and game.over:
-        want = tags["Result"]
-        got = " ".join(str(t) for t in game.totals)
-        if want != got:
-            raise RecordError(f"the record says the result is {want!r}, the replay gives {got!r}")
+    game = replay_text(text)
+    if not isinstance(game, ContractGame):
+        raise RecordError(f"not a contract rummy record (variant {game.variant!r})")
     return game
-
-
-def replay_main(argv: list[str]) -> int:
-    """``python -m engine.contract replay FILE``: print the final state and
-    scores; exit 0, or 2 naming the line, hand, turn, player and rule."""
-    import sys
-
-    if len(argv) != 1:
-        print("usage: python -m engine.contract replay FILE", file=sys.stderr)
-        return 2
-    try:
-        with open(argv[0], encoding="utf-8") as fh:
-            text = fh.read()
-    except OSError as exc:
-        print(f"cannot read {argv[0]}: {exc}", file=sys.stderr)
-        return 2
-    try:
-        game = replay_record(text)
-    except (RecordError, IllegalMoveError, RuleOptionError, DealError) as exc:
-        print(f"illegal: {exc}" if isinstance(exc, IllegalMoveError) else f"error: {exc}",
-              file=sys.stderr)
-        return 2
-    print(describe(game))
-    return 0
 
 
 def describe(game: ContractGame) -> str:
@@ -1414,14 +1394,7 @@ def describe(game: ContractGame) -> str:
             lines.append(f"  seat {s}: " + " ".join(TEXT[c] for c in sorted(h, key=sort_key)))
     lines.append("totals: " + " ".join(str(t) for t in game.totals))
     if game.over:
-        lines.append("winner: " + ", ".join(f"seat {s}" for s in game.winners()))
+        lines.append("winner: " + ", ".join(f"seat {s}" for s in game.winners))
     return "\n".join(lines)
 
 
-if __name__ == "__main__":
-    import sys
-
-    if len(sys.argv) >= 2 and sys.argv[1] == "replay":
-        sys.exit(replay_main(sys.argv[2:]))
-    print("usage: python -m engine.contract replay FILE", file=sys.stderr)
-    sys.exit(2)
