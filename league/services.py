@@ -236,7 +236,9 @@ def _project(event: ResultEvent) -> Result:
 
 def results_rebuild(*, tournament: Tournament | None = None) -> int:
     """Drop the result projection (of one tournament, or all) and replay it
-    from the result events. Returns the number of events applied."""
+    from the result events: per game, every event gives a result row, the
+    last one confirmed and the earlier ones superseded (as :func:`_project`
+    does one event at a time). Returns the number of events applied."""
     with transaction.atomic():
         events = ResultEvent.objects.order_by("game_id", "version")
         results = Result.objects.all()
@@ -244,11 +246,17 @@ def results_rebuild(*, tournament: Tournament | None = None) -> int:
             events = events.filter(game__table__round__tournament=tournament)
             results = results.filter(game__table__round__tournament=tournament)
         results.delete()
-        n = 0
-        for event in events.iterator():
-            _project(event)
-            n += 1
-    return n
+        rows: list[Result] = []
+        last_of: dict[int, int] = {}
+        for event_id, game_id, payload in events.values_list("id", "game_id", "payload").iterator():
+            last_of[game_id] = len(rows)
+            rows.append(Result(game_id=game_id, event_id=event_id,
+                               status=Result.Status.SUPERSEDED, source=payload["source"],
+                               scores=payload["scores"], winners=payload["winners"]))
+        for index in last_of.values():
+            rows[index].status = Result.Status.CONFIRMED
+        Result.objects.bulk_create(rows, batch_size=2000)
+    return len(rows)
 
 
 # --- games played through the system -----------------------------------------------
