@@ -68,6 +68,28 @@ class TournamentForm(forms.ModelForm):
         model = Tournament
         fields = "__all__"
 
+    def clean(self):
+        """The variant must be one the engine knows, with rule options it
+        accepts; the family follows from the variant."""
+        data = super().clean()
+        variant = data.get("variant")
+        if variant:
+            from engine.errors import EngineError
+            from engine.registry import find_variant
+
+            try:
+                cls = find_variant(variant)
+                cls.rules_from_dict(data.get("rules") or {})
+            except EngineError as exc:
+                self.add_error("rules" if "rule" in str(exc) else "variant", str(exc))
+            else:
+                data["family"] = cls.family
+                data["variant"] = cls.variant
+                if not cls.min_players <= (data.get("table_size") or 0) <= cls.max_players:
+                    self.add_error("table_size", f"{cls.variant} takes {cls.min_players} to "
+                                                 f"{cls.max_players} players at a table")
+        return data
+
     def clean_tiebreaks(self):
         keys = self.cleaned_data.get("tiebreaks") or []
         if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):

@@ -23,6 +23,12 @@ def seating_history(tournament: Tournament) -> list[list[tuple]]:
             for _, tables in sorted(rounds.items())]
 
 
+def games_per_table(tournament: Tournament, seats: int) -> int:
+    """A Rummikub round is N games for N players, the first player rotating
+    (seed 001); a contract rummy round is one game of seven hands."""
+    return seats if tournament.family == "rummikub" else 1
+
+
 def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> Round:
     """Draw round ``number`` and save it: the round, its tables and seats,
     and each table's games (one per seat, the first seat rotating).
@@ -58,8 +64,7 @@ def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> R
                               entry=by_player[player] if player is not None else None,
                               ai_level="" if player is not None else
                               (tournament.ai_level or "random")))
-        # A Rummikub round: N games for N players, the first player rotating.
-        for k in range(len(members)):
+        for k in range(games_per_table(tournament, len(members))):
             games.append(TableGame(table=table, number=k + 1, first=k))
     Seat.objects.bulk_create(seats)
     TableGame.objects.bulk_create(games)

@@ -165,6 +165,9 @@ def result_record_score_sheet(*, game: TableGame, racks: Sequence[str],
         is not a correction, or no result to correct.
     """
     tournament = game.table.round.tournament
+    if tournament.family != "rummikub":
+        raise LeagueError(f"{game}: score sheets take Rummikub racks; a {tournament.family} "
+                          "game is recorded from its move log")
     seats = game.table.seats.count()
     try:
         sheet = score_sheet(racks, seats=seats, variant=tournament.variant,
@@ -190,13 +193,19 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
     if not stream.is_over or stream.scores is None:
         raise LeagueError(f"{game} is still being played (game #{stream.pk}, "
                           f"version {stream.version})")
-    scores = [int(s) for s in stream.scores]
+    raw = [int(s) for s in stream.scores]
+    if game.table.round.tournament.family == "contract":
+        # Contract rummy: penalty totals after seven hands, fewer is better.
+        # League points are their negation, so more is better everywhere.
+        scores = [-s for s in raw]
+    else:
+        scores = raw
+        if sum(scores) != 0:
+            raise LeagueError(f"{game}: the stream's scores {scores} do not sum to zero")
     top = max(scores)
     payload = {"source": "moves", "stream": stream.pk, "stream_version": stream.version,
-               "scores": scores,
+               "scores": scores, "raw_scores": raw,
                "winners": [i for i, s in enumerate(scores) if s == top]}
-    if sum(scores) != 0:
-        raise LeagueError(f"{game}: the stream's scores {scores} do not sum to zero")
     return _append_result(game=game, payload=payload, actor=actor, correction=correction)
 
 

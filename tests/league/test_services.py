@@ -279,3 +279,38 @@ def test_ratings_across_events(make_tournament):
     by_name = {Player.objects.get(pk=p).name: r for p, r in ratings.items()}
     assert by_name[names[0]].ordinal > by_name[names[1]].ordinal > by_name[names[3]].ordinal
     assert by_name[names[0]].games == 4
+
+
+def test_contract_rummy_round_is_one_game_and_fewer_points_win(make_tournament):
+    from games.models import Game as Stream
+
+    t = make_tournament(4, rounds=1, family="contract", variant="contract")
+    rnd = services.round_seat(tournament=t, seed="c")
+    game = TableGame.objects.get(table__round=rnd)  # one game of seven hands
+    with pytest.raises(LeagueError, match="score sheets take Rummikub racks"):
+        services.result_record_score_sheet(game=game, racks=["", "", "", ""])
+    # A finished stream as the games app leaves it (penalty totals).
+    game.stream = Stream.objects.create(family="contract", variant="contract", players=4,
+                                        status="finished", version=300,
+                                        scores=[10, 0, 45, 30])
+    game.save()
+    result = services.result_record_from_stream(game=game)
+    assert result.scores == [-10, 0, -45, -30] and result.winners == [1]
+    rows = selectors.tournament_standings(t)
+    assert rows[0].metrics["points"] == 0 and rows[0].metrics["wins"] == 1
+
+
+def test_stream_result_needs_a_finished_stream(make_tournament):
+    t = make_tournament(4, rounds=1)
+    rnd = services.round_seat(tournament=t, seed="s")
+    game = games_of(rnd)[0]
+    with pytest.raises(LeagueError, match="not played through the system"):
+        services.result_record_from_stream(game=game)
+    services.table_game_open_stream(game=game, all_ai=True)
+    game.refresh_from_db()
+    assert game.stream.seats.filter(kind="ai").count() == 4
+    with pytest.raises(LeagueError, match="still being played"):
+        services.result_record_from_stream(game=game)
+    result = services.table_game_play_ai(game=game, seed="t")
+    assert sum(result.scores) == 0 and result.source == "moves"
+    assert result.event.payload["stream_version"] == game.stream.version
