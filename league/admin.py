@@ -14,7 +14,7 @@ from django.utils.html import format_html
 
 from . import selectors, services, views
 from .models import (Club, Entry, League, Player, Result, ResultEvent, Round,
-                     TableGame, Tournament)
+                     StandingsRecord, TableGame, Tournament)
 from .services import LeagueError
 from .standings import METRICS
 
@@ -314,3 +314,35 @@ class ResultEventAdmin(ReadOnlyAdmin):
 class ResultAdmin(ReadOnlyAdmin):
     list_display = ["game", "status", "source", "scores", "winners"]
     list_filter = ["status", "source"]
+
+
+@admin.register(StandingsRecord)
+class StandingsRecordAdmin(ReadOnlyAdmin):
+    list_display = ["tournament", "round_number", "recorded_at", "last_event"]
+    list_filter = ["tournament"]
+
+
+@admin.register(Entry)
+class EntryAdmin(admin.ModelAdmin):
+    """Check-in desk: tick players in as they arrive (a late arrival plays
+    from the next round not yet seated); withdraw those who leave."""
+
+    list_display = ["player", "tournament", "checked_in", "from_round", "withdrawn_after"]
+    list_filter = ["tournament", "checked_in"]
+    search_fields = ["player__name"]
+    autocomplete_fields = ["player"]
+    actions = ["check_in", "withdraw"]
+
+    @admin.action(description="Check in (present from the next round not yet seated)")
+    def check_in(self, request, queryset):
+        for entry in queryset:
+            services.entry_check_in(entry=entry)
+        self.message_user(request, f"{queryset.count()} checked in.", messages.SUCCESS)
+
+    @admin.action(description="Withdraw (not seated in later rounds)")
+    def withdraw(self, request, queryset):
+        for entry in queryset:
+            try:
+                services.entry_withdraw(entry=entry)
+            except LeagueError as exc:
+                self.message_user(request, str(exc), messages.ERROR)

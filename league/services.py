@@ -351,3 +351,42 @@ def table_game_play_ai(*, game: TableGame, seed: str = "", max_turns: int = 5000
         raise LeagueError(f"{game}: no end after {max_turns} turns")
     game.refresh_from_db()
     return result_record_from_stream(game=game, actor=actor)
+
+
+# --- recorded standings -------------------------------------------------------------
+
+def standings_record(*, tournament: Tournament, round_number: int | None = None):
+    """Record the cumulative standings after closed round ``round_number``
+    (``None``: the final standings of a finished tournament). Idempotent:
+    a second call returns the record already made and changes nothing.
+
+    :raises LeagueError: the round is not closed, or the tournament not
+        finished (for the final standings).
+    """
+    from .models import StandingsRecord
+    from .selectors import tournament_standings
+
+    if round_number is None:
+        if tournament.status != Tournament.Status.FINISHED:
+            raise LeagueError(f"{tournament} is not finished: no final standings yet")
+        rounds = None
+    else:
+        rnd = tournament.round_set.filter(number=round_number).first()
+        if rnd is None or rnd.status != Round.Status.CLOSED:
+            raise LeagueError(f"round {round_number} of {tournament} is not closed")
+        rounds = range(1, round_number + 1)
+    existing = StandingsRecord.objects.filter(tournament=tournament,
+                                              round_number=round_number).first()
+    if existing is not None:
+        return existing
+    rows = [{"player": r.player, "rank": r.rank, "tied": r.tied, "metrics": r.metrics}
+            for r in tournament_standings(tournament, rounds=rounds)]
+    last = (ResultEvent.objects.filter(game__table__round__tournament=tournament)
+            .order_by("-id").values_list("id", flat=True).first()) or 0
+    try:
+        with transaction.atomic():
+            return StandingsRecord.objects.create(tournament=tournament,
+                                                  round_number=round_number,
+                                                  rows=rows, last_event=last)
+    except IntegrityError:  # recorded by a concurrent call
+        return StandingsRecord.objects.get(tournament=tournament, round_number=round_number)
