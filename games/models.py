@@ -208,3 +208,116 @@ class AuditVerdict(models.Model):
 
     def __str__(self) -> str:
         return "clean" if self.ok else f"bad at event {self.first_bad_version}: {self.problem}"
+
+
+# --- workers: disputes, task states, final standings ---------------------------
+
+class TaskState(models.TextChoices):
+    """What a person waiting for a worker sees."""
+
+    WAITING = "waiting", "waiting"
+    RUNNING = "running", "running"
+    DONE = "done", "done"
+    FAILED = "failed", "failed"
+
+
+class Dispute(models.Model):
+    """A dispute on one recorded move, settled by a worker running the solver.
+
+    The row is the projection of the stream's ``DisputeOpened`` and
+    ``DisputeResolved`` events; ``status`` is the state of the task that
+    settles it (see :mod:`games.disputes`).
+    """
+
+    class Kind(models.TextChoices):
+        TABLE_INVALID = "table_invalid", "the table after the move was not valid"
+        COULD_OPEN = "could_open", "the player could have made the initial meld"
+        NOT_BEST = "not_best", "the play was not the best (training games)"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="disputes")
+    move_version = models.PositiveIntegerField(help_text="the version of the disputed MoveRecorded event")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    opened_by_seat = models.PositiveSmallIntegerField(null=True, blank=True,
+                                                      help_text="empty: opened by an official")
+    actor = models.CharField(max_length=120, blank=True)
+    note = models.TextField(blank=True)
+    claimed_table = models.JSONField(null=True, blank=True,
+                                     help_text="tiles seen on a real table, when the dispute names them")
+    opened_version = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=TaskState.choices, default=TaskState.WAITING)
+    attempts = models.PositiveIntegerField(default=0)
+    upheld = models.BooleanField(null=True, blank=True)
+    verdict = models.CharField(max_length=40, blank=True)
+    summary = models.TextField(blank=True)
+    evidence = models.JSONField(null=True, blank=True)
+    resolved_version = models.PositiveIntegerField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+        indexes = [models.Index(fields=["status"])]
+
+    def __str__(self) -> str:
+        return f"dispute #{self.pk} on game {self.game_id} move {self.move_version} ({self.kind}, {self.status})"
+
+
+class TaskRun(models.Model):
+    """The state of a worker task a person waits for, by a stable ``key``
+    (``standings:tournament:3:round:2``, ``autoplay:tournament:3``)."""
+
+    name = models.CharField(max_length=120)
+    key = models.CharField(max_length=200, unique=True)
+    status = models.CharField(max_length=8, choices=TaskState.choices, default=TaskState.WAITING)
+    attempts = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-id"]
+
+    def __str__(self) -> str:
+        return f"{self.key} [{self.status}]"
+
+
+class StandingsEventQuerySet(EventQuerySet):
+    pass
+
+
+class StandingsEvent(models.Model):
+    """Final standings (of a round, a tournament) and refreshed leaderboards,
+    recorded as append-only events per ``subject`` (``tournament:3:round:2``,
+    ``tournament:3``, ``league:1``, ``club:2``). A new version is written
+    only when the content changed (``digest`` differs from the last one)."""
+
+    subject = models.CharField(max_length=120)
+    version = models.PositiveIntegerField()
+    type = models.CharField(max_length=40)
+    payload = models.JSONField()
+    digest = models.CharField(max_length=64)
+    actor = models.CharField(max_length=120, blank=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    objects = StandingsEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["subject", "version"]
+        constraints = [models.UniqueConstraint(fields=["subject", "version"],
+                                               name="standingsevent_subject_version_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.type} {self.subject} v{self.version}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError("standings events are append-only: they are never updated")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError("standings events are append-only: they are never deleted")
