@@ -1,0 +1,48 @@
+"""Settings from the environment: embedded defaults, PostgreSQL and Redis by
+URL, and a production mode that refuses to start unsafe."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PROBE = ("import json, django; from django.conf import settings as s; django.setup(); "
+         "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'], 'name': str(s.DATABASES['default']['NAME']),"
+         " 'eager': s.CELERY_TASK_ALWAYS_EAGER, 'broker': s.CELERY_BROKER_URL, 'debug': s.DEBUG,"
+         " 'secure': getattr(s, 'SESSION_COOKIE_SECURE', False), 'apps': s.INSTALLED_APPS}))")
+
+
+def settings_with(**env):
+    base = {k: v for k, v in os.environ.items()
+            if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")}
+    base.update(env, DJANGO_SETTINGS_MODULE="config.settings")
+    proc = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=base, capture_output=True, text=True)
+    return proc.returncode, (json.loads(proc.stdout) if proc.returncode == 0 else proc.stderr)
+
+
+def test_defaults_are_sqlite_under_var_and_eager_tasks():
+    code, s = settings_with()
+    assert code == 0, s
+    assert s["engine"].endswith("sqlite3") and s["name"].endswith("var/tablekeeper.sqlite3")
+    assert s["eager"] is True and s["debug"] is True and "games" in s["apps"]
+
+
+def test_urls_switch_to_postgresql_and_redis():
+    code, s = settings_with(DATABASE_URL="postgres://u@db.example:5432/club", CELERY_BROKER_URL="redis://r:6379/0")
+    assert code == 0, s
+    assert s["engine"].endswith("postgresql") and s["name"] == "club"
+    assert s["eager"] is False and s["broker"] == "redis://r:6379/0"
+
+
+def test_production_mode_needs_a_secret_key_and_hosts():
+    code, err = settings_with(DEBUG="0")
+    assert code != 0 and "DEBUG=0 needs SECRET_KEY" in err
+    code, err = settings_with(DEBUG="0", SECRET_KEY="x" * 50)
+    assert code != 0 and "ALLOWED_HOSTS" in err
+    code, s = settings_with(DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="club.example")
+    assert code == 0 and s["debug"] is False and s["secure"] is True
+    code, err = settings_with(DEBUG="maybe")
+    assert code != 0 and "not a yes/no value" in err
