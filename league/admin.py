@@ -14,7 +14,7 @@ from django.utils.html import format_html
 
 from . import selectors, services, views
 from .models import (Club, Entry, League, Player, Result, ResultEvent, Round,
-                     StandingsRecord, TableGame, Tournament)
+                     TableGame, Tournament)
 from .services import LeagueError
 from .standings import METRICS
 
@@ -314,12 +314,6 @@ class ResultEventAdmin(ReadOnlyAdmin):
 class ResultAdmin(ReadOnlyAdmin):
     list_display = ["game", "status", "source", "scores", "winners"]
     list_filter = ["status", "source"]
-
-
-@admin.register(StandingsRecord)
-class StandingsRecordAdmin(ReadOnlyAdmin):
-    list_display = ["tournament", "round_number", "recorded_at", "last_event"]
-    list_filter = ["tournament"]
 
 
 @admin.register(Entry)

@@ -324,30 +324,3 @@ class Result(models.Model):
     def __str__(self) -> str:
         return f"{self.game}: {self.scores} ({self.status})"
 
-
-class StandingsRecord(models.Model):
-    """Final standings recorded when a round (``round_number``) or the whole
-    tournament (``round_number`` empty) closes: the cumulative table at that
-    moment, with the result events it was computed from. One per tournament
-    and round, so recording again changes nothing."""
-
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE,
-                                   related_name="standings_records")
-    round_number = models.PositiveSmallIntegerField(null=True, blank=True)
-    rows = models.JSONField(help_text="[{player, rank, tied, metrics}, ...] best first")
-    last_event = models.PositiveBigIntegerField(default=0,
-                                                help_text="highest result event id counted")
-    recorded_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["tournament_id", "round_number"]
-        constraints = [
-            models.UniqueConstraint(fields=["tournament", "round_number"],
-                                    name="standingsrecord_unique_round"),
-            models.UniqueConstraint(fields=["tournament"], condition=models.Q(round_number=None),
-                                    name="standingsrecord_unique_final"),
-        ]
-
-    def __str__(self) -> str:
-        what = f"after round {self.round_number}" if self.round_number else "final"
-        return f"{self.tournament} standings {what}"

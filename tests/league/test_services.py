@@ -315,21 +315,3 @@ def test_stream_result_needs_a_finished_stream(make_tournament):
     assert sum(result.scores) == 0 and result.source == "moves"
     assert result.event.payload["stream_version"] == game.stream.version
 
-
-def test_standings_record_is_idempotent(make_tournament):
-    from league.models import StandingsRecord
-
-    t = make_tournament(4, rounds=1)
-    rnd = services.round_seat(tournament=t, seed="f")
-    with pytest.raises(LeagueError, match="round 1 of Club night is not closed"):
-        services.standings_record(tournament=t, round_number=1)
-    play_round(rnd)
-    services.round_close(round=rnd)
-    t.refresh_from_db()
-    first = services.standings_record(tournament=t, round_number=1)
-    final = services.standings_record(tournament=t)
-    again = services.standings_record(tournament=t)
-    assert again.pk == final.pk and StandingsRecord.objects.count() == 2
-    live = selectors.tournament_standings(t)
-    assert [row["player"] for row in final.rows] == [r.player for r in live]
-    assert first.rows == final.rows and final.last_event == ResultEvent.objects.latest("id").id
