@@ -121,8 +121,11 @@ def test_a_correction_supersedes_and_one_result_stays_confirmed(make_tournament)
         "superseded", "confirmed"]
     assert fixed.scores == [19, -5, -6, -8]
     # The database itself refuses a second confirmed result for the game.
-    with pytest.raises(IntegrityError), transaction.atomic():
-        Result.objects.create(game=game, event=events[0], status="confirmed",
+    stray = ResultEvent.objects.create(game=game, version=3, type="ResultCorrected",
+                                       payload={"scores": [0, 0, 0, 0]})
+    with pytest.raises(IntegrityError, match="result_one_confirmed_per_game|UNIQUE"), \
+            transaction.atomic():
+        Result.objects.create(game=game, event=stray, status="confirmed",
                               source="score_sheet", scores=[0, 0, 0, 0], winners=[0])
 
 
