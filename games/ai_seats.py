@@ -1,0 +1,157 @@
+"""AI seats: the outbox handler that queues an AI seat's move, and the
+service the ``games.ai_move`` task calls.
+
+When a batch of events leaves a game with an AI seat to move, the handler
+(:func:`queue_ai_turn`, registered with :func:`games.outbox.on_events`) writes
+an outbox row ``games.ai_move(game_id, version)`` in the same transaction.
+The task reloads the game and, if it is still at that version, computes the
+seat's move with the engine's AI player of the seat's level and records it
+through :func:`games.services.game_record_move` with that expected version.
+A duplicate or late task finds the game at another version and does
+nothing, so a move is never doubled; a lost task is re-queued by
+:func:`requeue_stalled`.
+
+The move a seat makes depends only on the game, the seat and the version
+(the player is seeded from them), so two workers racing on one task would
+choose the same move, and only one of them can store it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import Iterable
+
+from django.db import transaction
+
+from . import outbox
+from .errors import GameIsOver, MoveRefused
+from .eventstore import ConcurrencyConflict
+from .models import Game, Seat
+
+log = logging.getLogger(__name__)
+
+TASK = "games.ai_move"
+DEFAULT_LEVEL = "random"
+
+
+class AISeatError(Exception):
+    """An AI seat that cannot move: no player for its family or level, or a
+    move the engine refused (a bug in the player)."""
+
+
+def _levels(family: str) -> dict[str, type]:
+    """The AI levels the engine offers for ``family`` (name -> class with
+    ``choose(game) -> move``)."""
+    if family == "rummikub":
+        from engine.ai import LEVELS
+
+        return dict(LEVELS)
+    return {}
+
+
+def available_levels(family: str) -> list[str]:
+    """Names of the AI levels for ``family`` (empty if it has none)."""
+    return sorted(_levels(family))
+
+
+def player_for(game: Game, seat: int, level: str, version: int):
+    """The engine AI player of ``level`` for ``seat``, seeded from the game,
+    the seat and the version (the same task always chooses the same move).
+
+    :raises AISeatError: the family has no AI players, or no such level.
+    """
+    levels = _levels(game.family)
+    if not levels:
+        raise AISeatError(f"the {game.family} family has no AI players yet")
+    name = level or DEFAULT_LEVEL
+    cls = levels.get(name)
+    if cls is None:
+        raise AISeatError(f"unknown AI level {name!r} for {game.family} "
+                          f"(known: {', '.join(sorted(levels))})")
+    return cls(f"ai:{game.pk}:{seat}:{version}")
+
+
+def ai_seat_to_move(game: Game) -> Seat | None:
+    """The AI seat whose turn it is in ``game`` (``None`` if the game is over
+    or a person is to move)."""
+    if game.is_over or game.to_move is None:
+        return None
+    return Seat.objects.filter(game=game, index=game.to_move, kind=Seat.Kind.AI).first()
+
+
+@outbox.on_events
+def queue_ai_turn(game: Game, events) -> Iterable[outbox.Message]:
+    """Outbox handler: after any events, queue ``games.ai_move`` when an AI
+    seat is to move and its family has AI players."""
+    seat = ai_seat_to_move(game)
+    if seat is None or not _levels(game.family):
+        return
+    yield outbox.Message(TASK, [game.pk, game.version])
+
+
+@dataclass(frozen=True)
+class AIMoveResult:
+    """What one ``games.ai_move`` run did: ``status`` is ``"moved"``,
+    ``"stale"`` (the game moved on), ``"game-over"``, ``"not-ai"`` (a person
+    is to move) or ``"no-game"``."""
+
+    status: str
+    game: int
+    version: int
+    move: str = ""
+
+    def as_dict(self) -> dict:
+        return {"status": self.status, "game": self.game, "version": self.version, "move": self.move}
+
+
+def ai_seat_move(*, game_id: int, expected_version: int) -> AIMoveResult:
+    """Make the AI seat's move in ``game_id`` if the game is still at
+    ``expected_version``; otherwise do nothing.
+
+    :raises AISeatError: no AI player for the seat's family or level, or the
+        engine refused the player's move (nothing stored).
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return AIMoveResult("no-game", game_id, expected_version)
+    if game.is_over:
+        return AIMoveResult("game-over", game_id, game.version)
+    if game.version != expected_version:
+        return AIMoveResult("stale", game_id, game.version)
+    seat = ai_seat_to_move(game)
+    if seat is None:
+        return AIMoveResult("not-ai", game_id, game.version)
+    from .services import game_record_move, load_state
+
+    state = load_state(game)
+    player = player_for(game, seat.index, seat.ai_level, expected_version)
+    move = str(player.choose(state))
+    level = seat.ai_level or DEFAULT_LEVEL
+    try:
+        result = game_record_move(game=game_id, move=move, expected_version=expected_version,
+                                  seat=seat.index, actor=f"ai:{level}")
+    except (ConcurrencyConflict, GameIsOver):
+        return AIMoveResult("stale", game_id, expected_version)
+    except MoveRefused as exc:
+        raise AISeatError(f"game {game_id} seat {seat.index} ({level}): the engine refused "
+                          f"the AI move {move!r}: {exc}") from None
+    return AIMoveResult("moved", game_id, result.version, result.move)
+
+
+def requeue_stalled(*, game_ids: Iterable[int] | None = None) -> int:
+    """Queue ``games.ai_move`` again for every game in progress where an AI
+    seat is to move (or only ``game_ids``): the repair after a task was lost
+    (for instance a broker restarted without persistence). Duplicates are
+    harmless. Returns how many were queued."""
+    qs = Game.objects.filter(status=Game.Status.IN_PROGRESS, to_move__isnull=False).only(
+        "id", "family", "version", "to_move", "status")
+    if game_ids is not None:
+        qs = qs.filter(pk__in=list(game_ids))
+    queued = 0
+    with transaction.atomic():
+        for game in qs:
+            if _levels(game.family) and ai_seat_to_move(game) is not None:
+                outbox.enqueue(TASK, [game.pk, game.version], game=game, event_version=game.version)
+                queued += 1
+    return queued

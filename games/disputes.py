@@ -1,0 +1,362 @@
+"""Disputes on recorded moves, settled by the solver.
+
+A player (with their seat credential) or an official opens a dispute on one
+``MoveRecorded`` event of a Rummikub game::
+
+    dispute = dispute_open(game=g, move_version=12, kind="table_invalid", seat=1)
+
+:func:`dispute_open` writes a :class:`~games.models.Dispute` row (status
+``waiting``), appends ``DisputeOpened`` to the game's stream and queues the
+``games.resolve_dispute`` task through the outbox, all in one transaction.
+The worker calls :func:`dispute_resolve`, which replays the stream to the
+disputed move, asks :mod:`engine.solver` the question of the dispute's kind
+and appends ``DisputeResolved`` with the verdict and its evidence:
+
+``table_invalid``
+    "the table after the move was not valid". The tiles judged are the
+    table after the move; for a play the rules turned into a penalty, the
+    table the refused play would have left (the complaint of the player who
+    was penalised); or the tiles an official typed in from a real table
+    (``claimed_table``). Verdict ``table_not_valid`` (upheld; no division
+    exists) or ``table_valid`` (dismissed; the evidence is an arrangement
+    into valid melds).
+``could_open``
+    "the player could have made the initial meld" on a turn where they did
+    not. Verdict ``could_have_opened`` (the evidence is the play) or
+    ``could_not_open``.
+``not_best``
+    "the play was not the best" (training games). Verdict
+    ``better_play_existed`` (the evidence is the best play: most tiles, then
+    most value) or ``best_play``.
+
+The table is read as seed 000 reads it: a multiset that may be rearranged
+freely. Resolving twice changes nothing: a dispute that is ``done`` is
+returned as it is. Evidence drawn from a rack is hidden information: the
+selectors show it to staff, to the seat that made the move, and to everyone
+once the game is over.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from engine.errors import EngineError
+
+from . import eventstore as es
+from . import outbox
+from .errors import BadRequest, GameServiceError
+from .models import Dispute, Game, SeedSecret, TaskState
+from .replay import ReplayError, apply_move, rebuild
+
+log = logging.getLogger(__name__)
+
+TASK = "games.resolve_dispute"
+DISPUTE_OPENED = "DisputeOpened"
+DISPUTE_RESOLVED = "DisputeResolved"
+CONFLICT_RETRIES = 20
+
+
+class DisputeError(GameServiceError):
+    """A dispute that cannot be opened (the message says why)."""
+
+    code = "bad-dispute"
+
+
+# --- reading the stream around a move ---------------------------------------------
+
+def _seed(game: Game, events) -> str | None:
+    for event in events:
+        if event.type == es.GAME_FINISHED and event.payload.get("seed"):
+            return event.payload["seed"]
+    return SeedSecret.objects.filter(game=game).values_list("seed", flat=True).first()
+
+
+def states_around(game: Game, move_version: int):
+    """``(before, after, payload)``: the engine states just before and just
+    after the ``MoveRecorded`` event at ``move_version``, and its payload.
+
+    :raises DisputeError: no such event, or it is not a move.
+    :raises ReplayError: the stream does not replay.
+    """
+    events = es.load(game.pk)
+    target = next((e for e in events if e.version == move_version), None)
+    if target is None:
+        raise DisputeError(f"game {game.pk} has no event {move_version} "
+                           f"(it is at version {game.version})", "no-such-move")
+    if target.type != es.MOVE_RECORDED:
+        raise DisputeError(f"event {move_version} of game {game.pk} is a {target.type}, not a move",
+                           "not-a-move")
+    seed = _seed(game, events)
+    earlier = [e for e in events if e.version < move_version]
+    before = rebuild(earlier, seed=seed).state
+    after = type(before).from_snapshot(before.snapshot())
+    try:
+        apply_move(after, target.payload)
+    except ValueError as exc:
+        raise ReplayError(move_version, f"move does not replay: {exc}") from None
+    return before, after, target.payload
+
+
+def _table_tiles(state) -> list[int]:
+    from engine.tiles import JOKER
+
+    return [s if s < 52 else JOKER for m in state.table_melds() for s in m]
+
+
+def _tokens(tiles) -> list[str]:
+    from engine.tiles import TILES
+
+    return [str(TILES[int(t)]) for t in sorted(int(t) for t in tiles)]
+
+
+def _melds_text(melds) -> list[list[str]]:
+    from engine.melds import slot_tile
+    from engine.tiles import TILES
+
+    return [[str(TILES[slot_tile(s)]) for s in m] for m in melds]
+
+
+def _parse_claimed(tiles, tileset) -> list[int]:
+    from engine.tiles import parse_tiles
+
+    if isinstance(tiles, str):
+        tiles = tiles.split()
+    if not isinstance(tiles, list) or not tiles:
+        raise DisputeError("claimed_table must be a non-empty list of tiles, e.g. [\"R7\", \"K7\", \"B7\"]",
+                           "bad-claimed-table")
+    try:
+        parsed = [int(t) for t in parse_tiles([str(t) for t in tiles])]
+        tileset.check(parsed)
+    except EngineError as exc:
+        raise DisputeError(f"claimed_table: {exc}", "bad-claimed-table") from None
+    return parsed
+
+
+# --- the judge (pure: states in, verdict out) ----------------------------------------
+
+def judge(kind: str, before, after, payload: dict[str, Any], *,
+          claimed_table: list[int] | None = None) -> dict[str, Any]:
+    """Answer a dispute of ``kind`` about the move ``payload`` that turned
+    ``before`` into ``after``.
+
+    :returns: ``{"upheld", "verdict", "summary", "evidence"}``.
+    :raises DisputeError: a kind that does not apply to this move.
+    :raises engine.errors.EngineError: the solver refused the position.
+    """
+    from engine.solver import could_open, divide, solve
+
+    ts = type(before).tileset
+    seat = payload.get("seat", before.to_move)
+    move = before.parse_move(payload["move"])
+    rules = before.rules
+    if kind == Dispute.Kind.TABLE_INVALID:
+        if claimed_table is not None:
+            tiles, source = list(claimed_table), "claimed"
+        elif payload.get("refused"):
+            refused = before.parse_move(payload["refused"]["move"])
+            tiles = _table_tiles(before) + [int(t) for t in refused.tiles]
+            source = "refused-play"
+        else:
+            tiles, source = _table_tiles(after), "after-move"
+        melds = divide(tiles, tileset=ts)
+        evidence = {"source": source, "seat": seat, "tiles": _tokens(tiles),
+                    "reading": "free rearrangement (seed 000)"}
+        if melds is None:
+            return {"upheld": True, "verdict": "table_not_valid", "evidence": {**evidence, "arrangement": None},
+                    "summary": f"the {len(tiles)} tiles cannot be divided into valid groups and runs"}
+        return {"upheld": False, "verdict": "table_valid",
+                "evidence": {**evidence, "arrangement": _melds_text(melds)},
+                "summary": f"the {len(tiles)} tiles divide into {len(melds)} valid melds"}
+    rack = before.rack(seat)
+    if kind == Dispute.Kind.COULD_OPEN:
+        if before.initial_done[seat]:
+            raise DisputeError(f"seat {seat} had already made the initial meld before this move", "not-applicable")
+        if move.kind == "play" and not payload.get("refused"):
+            raise DisputeError(f"seat {seat} made the initial meld with this move", "not-applicable")
+        found = could_open(rack, rules=rules, tileset=ts)
+        evidence = {"seat": seat, "rack": _tokens(rack), "threshold": rules.initial_meld}
+        if found is None:
+            return {"upheld": False, "verdict": "could_not_open", "evidence": {**evidence, "play": None},
+                    "summary": f"no melds from the rack reach {rules.initial_meld} points"}
+        return {"upheld": True, "verdict": "could_have_opened",
+                "evidence": {**evidence, "play": found.to_json()},
+                "summary": f"{' '.join(str(t) for t in found.play)} ({found.value_placed} points) "
+                           f"could have opened"}
+    if kind == Dispute.Kind.NOT_BEST:
+        table = _table_tiles(before)
+        done = bool(before.initial_done[seat])
+        best = solve(table, rack, done, rules=rules, tileset=ts)
+        placed = [int(t) for t in move.tiles] if move.kind == "play" and not payload.get("refused") else []
+        from engine.tiles import face_value
+
+        value = sum(face_value(t) for t in placed)
+        evidence = {"seat": seat, "rack": _tokens(rack), "table": _tokens(table),
+                    "played": {"tiles_placed": len(placed), "value_placed": value, "play": _tokens(placed)},
+                    "best": best.to_json(), "initial_meld_done": done}
+        better = (best.tiles_placed, best.value_placed) > (len(placed), value)
+        if better:
+            return {"upheld": True, "verdict": "better_play_existed", "evidence": evidence,
+                    "summary": f"{best.tiles_placed} tiles worth {best.value_placed} could have been "
+                               f"placed; the move placed {len(placed)} worth {value}"}
+        return {"upheld": False, "verdict": "best_play", "evidence": evidence,
+                "summary": f"no play places more than {len(placed)} tiles worth {value}"}
+    raise DisputeError(f"unknown dispute kind {kind!r} (one of {', '.join(Dispute.Kind.values)})", "bad-kind")
+
+
+# --- services --------------------------------------------------------------------
+
+def _append(game_id: int, event_type: str, payload: dict, actor: str) -> int:
+    """Append one event at the stream's head, retrying while other writers
+    (moves, other disputes) take versions first. Returns its version."""
+    from .services import game_append_event
+
+    for _ in range(CONFLICT_RETRIES):
+        head = Game.objects.values_list("version", flat=True).get(pk=game_id)
+        try:
+            return game_append_event(game=game_id, expected_version=head, type=event_type,
+                                     payload=payload, actor=actor).version
+        except es.ConcurrencyConflict:
+            continue
+    raise es.ConcurrencyConflict(game_id, head)
+
+
+def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | None = None,
+                 note: str = "", claimed_table: list[str] | str | None = None,
+                 actor: str = "") -> Dispute:
+    """Open a dispute on the move at ``move_version`` and queue its
+    resolution. ``seat`` is the seat of the player opening it (``None``: an
+    official).
+
+    :raises DisputeError: unknown kind, no such move, a family the solver
+        does not judge, a kind that does not apply to that move, bad
+        ``claimed_table`` tiles.
+    :raises BadRequest: ``move_version`` or ``seat`` not a number.
+    """
+    game_id = game if isinstance(game, int) else game.pk
+    game = Game.objects.get(pk=game_id)
+    if kind not in Dispute.Kind.values:
+        raise DisputeError(f"unknown dispute kind {kind!r} (one of {', '.join(Dispute.Kind.values)})", "bad-kind")
+    if not isinstance(move_version, int) or isinstance(move_version, bool) or move_version < 1:
+        raise BadRequest(f"move_version must be a positive whole number, got {move_version!r}", "bad-version")
+    if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
+        raise BadRequest(f"game {game.pk} has seats 0 to {game.players - 1}, not {seat!r}", "bad-seat")
+    if game.family != "rummikub":
+        raise DisputeError(f"disputes are judged by the Rummikub solver; game {game.pk} is {game.family}",
+                           "not-judged")
+    before, after, payload = states_around(game, move_version)
+    claimed = None
+    if claimed_table is not None:
+        if kind != Dispute.Kind.TABLE_INVALID:
+            raise DisputeError("claimed_table only goes with a table_invalid dispute", "bad-claimed-table")
+        claimed = _parse_claimed(claimed_table, type(before).tileset)
+    if kind == Dispute.Kind.COULD_OPEN:  # refuse a dispute that cannot apply, now rather than later
+        mover = payload.get("seat", before.to_move)
+        if before.initial_done[mover]:
+            raise DisputeError(f"seat {mover} had already made the initial meld before move {move_version}",
+                               "not-applicable")
+        if payload["move"].startswith("play") and not payload.get("refused"):
+            raise DisputeError(f"seat {mover} made the initial meld with move {move_version}", "not-applicable")
+    with transaction.atomic():
+        dispute = Dispute.objects.create(
+            game=game, move_version=move_version, kind=kind, opened_by_seat=seat, actor=actor[:120],
+            note=note[:2000], claimed_table=_tokens(claimed) if claimed is not None else None)
+        opened = {"dispute": dispute.pk, "move_version": move_version, "kind": kind,
+                  "by": "official" if seat is None else f"seat:{seat}", "note": dispute.note}
+        if claimed is not None:
+            opened["claimed_table"] = dispute.claimed_table
+        dispute.opened_version = _append(game.pk, DISPUTE_OPENED, opened, actor)
+        dispute.save(update_fields=["opened_version"])
+        outbox.enqueue(TASK, [dispute.pk], game=game, event_version=dispute.opened_version)
+    return dispute
+
+
+def dispute_resolve(*, dispute_id: int) -> Dispute:
+    """Settle a dispute: replay to the move, ask the solver, append
+    ``DisputeResolved`` and mark the dispute done. A dispute already done is
+    returned unchanged (a duplicate task does nothing).
+
+    :raises Dispute.DoesNotExist: no such dispute.
+    :raises Exception: whatever failed (the dispute is marked ``failed``
+        with the error, and the task may retry).
+    """
+    with transaction.atomic():
+        dispute = Dispute.objects.select_for_update().get(pk=dispute_id)
+        if dispute.status == TaskState.DONE:
+            return dispute
+        dispute.status = TaskState.RUNNING
+        dispute.attempts += 1
+        dispute.started_at = timezone.now()
+        dispute.error = ""
+        dispute.save(update_fields=["status", "attempts", "started_at", "error"])
+    try:
+        game = Game.objects.get(pk=dispute.game_id)
+        before, after, payload = states_around(game, dispute.move_version)
+        claimed = None
+        if dispute.claimed_table:
+            claimed = _parse_claimed(dispute.claimed_table, type(before).tileset)
+        answer = judge(dispute.kind, before, after, payload, claimed_table=claimed)
+        with transaction.atomic():
+            locked = Dispute.objects.select_for_update().get(pk=dispute_id)
+            if locked.status == TaskState.DONE:  # another worker finished first
+                return locked
+            event = {"dispute": locked.pk, "move_version": locked.move_version, "kind": locked.kind,
+                     **answer}
+            locked.resolved_version = _append(game.pk, DISPUTE_RESOLVED, event, "worker:disputes")
+            locked.upheld = answer["upheld"]
+            locked.verdict = answer["verdict"]
+            locked.summary = answer["summary"]
+            locked.evidence = answer["evidence"]
+            locked.status = TaskState.DONE
+            locked.finished_at = timezone.now()
+            locked.save(update_fields=["resolved_version", "upheld", "verdict", "summary", "evidence",
+                                       "status", "finished_at"])
+        return locked
+    except Exception as exc:
+        Dispute.objects.filter(pk=dispute_id).exclude(status=TaskState.DONE).update(
+            status=TaskState.FAILED, error=f"{type(exc).__name__}: {exc}"[:2000], finished_at=timezone.now())
+        raise
+
+
+def dispute_retry(*, dispute: Dispute) -> Dispute:
+    """Queue a failed (or stuck) dispute again.
+
+    :raises DisputeError: the dispute is already settled.
+    """
+    with transaction.atomic():
+        locked = Dispute.objects.select_for_update().get(pk=dispute.pk)
+        if locked.status == TaskState.DONE:
+            raise DisputeError(f"dispute {locked.pk} is already settled", "already-settled")
+        locked.status = TaskState.WAITING
+        locked.save(update_fields=["status"])
+        outbox.enqueue(TASK, [locked.pk], game=locked.game, event_version=locked.opened_version)
+    return locked
+
+
+# --- reads -----------------------------------------------------------------------
+
+def dispute_data(dispute: Dispute, *, staff: bool = False, seat: int | None = None) -> dict[str, Any]:
+    """A dispute as the API shows it. Evidence drawn from a rack (every kind
+    but a table judged after the move or from a claimed table) is shown
+    only to staff, to the seat that made the move, and to everyone once the
+    game is over."""
+    evidence = dispute.evidence
+    if evidence is not None and not (staff or dispute.game.is_over):
+        public = dispute.kind == Dispute.Kind.TABLE_INVALID and evidence.get("source") in ("after-move", "claimed")
+        mover = evidence.get("seat")
+        if not public and not (seat is not None and seat == mover):
+            evidence = {"hidden": "shown to the seat that moved, to staff, and to everyone once the game is over"}
+    return {
+        "id": dispute.pk, "game": dispute.game_id, "move_version": dispute.move_version,
+        "kind": dispute.kind, "opened_by": "official" if dispute.opened_by_seat is None
+        else f"seat:{dispute.opened_by_seat}",
+        "note": dispute.note, "claimed_table": dispute.claimed_table, "status": dispute.status,
+        "attempts": dispute.attempts, "upheld": dispute.upheld, "verdict": dispute.verdict,
+        "summary": dispute.summary, "evidence": evidence, "error": dispute.error,
+        "opened_version": dispute.opened_version, "resolved_version": dispute.resolved_version,
+        "created_at": dispute.created_at.isoformat() if dispute.created_at else None,
+        "finished_at": dispute.finished_at.isoformat() if dispute.finished_at else None,
+    }

@@ -1,0 +1,48 @@
+"""Celery tasks of the games app. Each is thin: it takes ids, calls one
+service, retries on operational errors (database or broker briefly away)
+with backoff, and is safe to run twice (see the services it calls).
+
+Dispatched only through the outbox (:mod:`games.outbox`), after the
+transaction that recorded the events commits. Importing this module also
+registers the outbox handlers (:mod:`games.ai_seats`).
+"""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import DatabaseError, InterfaceError, OperationalError
+
+from . import ai_seats, disputes, outbox
+
+# Errors worth retrying: the database or the broker was away for a moment.
+RETRY_ON = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
+RETRY = dict(autoretry_for=RETRY_ON, retry_backoff=1, retry_backoff_max=30, retry_jitter=True,
+             max_retries=8, acks_late=True)
+
+
+@shared_task(name=ai_seats.TASK, **RETRY)
+def ai_move(game_id: int, version: int) -> dict:
+    """Make the AI seat's move in ``game_id`` if it is still at ``version``."""
+    return ai_seats.ai_seat_move(game_id=game_id, expected_version=version).as_dict()
+
+
+@shared_task(name=disputes.TASK, **RETRY)
+def resolve_dispute(dispute_id: int) -> dict:
+    """Settle dispute ``dispute_id`` with the solver."""
+    dispute = disputes.dispute_resolve(dispute_id=dispute_id)
+    return {"dispute": dispute.pk, "status": dispute.status, "verdict": dispute.verdict}
+
+
+@shared_task(name="games.drain_outbox", autoretry_for=(DatabaseError,), retry_backoff=1, max_retries=3)
+def drain_outbox() -> dict:
+    """Send outbox rows left pending (run it periodically with celery beat,
+    or ``manage.py drain_outbox``, after the broker was away)."""
+    report = outbox.drain()
+    return {"sent": report.sent, "failed": report.failed, "pending": outbox.pending_count()}
+
+
+@shared_task(name="games.requeue_ai_turns", **RETRY)
+def requeue_ai_turns() -> int:
+    """Queue an AI move for every game waiting on an AI seat (a repair after
+    lost messages; duplicates do nothing)."""
+    return ai_seats.requeue_stalled()

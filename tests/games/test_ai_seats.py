@@ -1,0 +1,105 @@
+"""AI seats in the embedded default (eager Celery, SQLite): the outbox
+handler queues the AI seat's move, the task records it with the expected
+version, a duplicate does nothing, and a game of AI seats plays to its end
+inside one drain without recursion."""
+
+import sys
+
+import pytest
+
+from games import ai_seats, outbox, services
+from games.audit import audit_game
+from games.models import Event, Game, OutboxMessage
+
+
+def sabra(players=2, kinds=("ai", "ai"), level="random", **kw):
+    seats = [{"name": f"S{i}", "kind": k, "ai_level": level if k == "ai" else ""}
+             for i, k in enumerate(kinds)]
+    return services.game_create(variant="sabra", players=players, seats=seats, **kw)
+
+
+@pytest.mark.django_db
+def test_an_ai_turn_queues_one_task_at_the_current_version():
+    game = sabra(kinds=("ai", "human"))
+    rows = list(OutboxMessage.objects.filter(game=game))
+    assert [(r.topic, r.args) for r in rows] == [("games.ai_move", [game.pk, 1])]
+
+
+@pytest.mark.django_db
+def test_a_human_turn_queues_nothing():
+    game = sabra(kinds=("human", "ai"))
+    assert not OutboxMessage.objects.filter(game=game).exists()
+
+
+@pytest.mark.django_db
+def test_the_task_moves_once_and_a_duplicate_does_nothing():
+    game = sabra(kinds=("ai", "human"))
+    first = ai_seats.ai_seat_move(game_id=game.pk, expected_version=1)
+    assert first.status == "moved" and first.version == 2
+    again = ai_seats.ai_seat_move(game_id=game.pk, expected_version=1)
+    assert again.status == "stale"
+    moves = Event.objects.filter(game=game, type="MoveRecorded")
+    assert moves.count() == 1 and moves.get().actor == "ai:random" and moves.get().payload["seat"] == 0
+    game.refresh_from_db()
+    assert game.version == 2 and game.to_move == 1
+    assert ai_seats.ai_seat_move(game_id=game.pk, expected_version=2).status == "not-ai"
+
+
+@pytest.mark.django_db
+def test_the_move_is_a_function_of_game_seat_and_version():
+    game = sabra(kinds=("ai", "human"))
+    state = services.load_state(game)
+    a = ai_seats.player_for(game, 0, "random", 1).choose(services.load_state(game))
+    b = ai_seats.player_for(game, 0, "random", 1).choose(state)
+    assert str(a) == str(b)
+
+
+@pytest.mark.django_db
+def test_unknown_level_is_a_clear_error():
+    game = sabra(kinds=("ai", "human"), level="grandmaster")
+    with pytest.raises(ai_seats.AISeatError, match="unknown AI level 'grandmaster'.*random"):
+        ai_seats.ai_seat_move(game_id=game.pk, expected_version=1)
+    assert game.events.count() == 1
+
+
+@pytest.mark.django_db
+def test_a_family_without_ai_players_queues_nothing(new_game):
+    game = new_game(players=2, seats=[{"name": "Bot", "kind": "ai"}, "Ann"])
+    assert game.to_move == 0 and not OutboxMessage.objects.filter(game=game).exists()
+
+
+@pytest.mark.django_db
+def test_ai_seats_play_a_whole_game_in_one_drain_without_deep_recursion():
+    game = sabra(players=4, kinds=("ai",) * 4)
+    depth = []
+    original = ai_seats.ai_seat_move
+
+    def spy(**kw):
+        frame, n = sys._getframe(), 0
+        while frame is not None:
+            frame, n = frame.f_back, n + 1
+        depth.append(n)
+        return original(**kw)
+
+    ai_seats_mod = ai_seats
+    ai_seats_mod.ai_seat_move = spy
+    try:
+        report = outbox.drain(limit=5000)
+    finally:
+        ai_seats_mod.ai_seat_move = original
+    game.refresh_from_db()
+    assert game.is_over, f"stopped at version {game.version}: {report.errors[:3]}"
+    moves = game.events.filter(type="MoveRecorded").count()
+    assert report.sent >= moves > 20
+    assert max(depth) - min(depth) == 0, "each AI move ran at the same stack depth (no recursion)"
+    assert audit_game(game).ok
+    assert outbox.pending_count() == 0
+
+
+@pytest.mark.django_db
+def test_requeue_stalled_queues_only_games_waiting_on_an_ai_seat():
+    waiting = sabra(kinds=("ai", "human"))
+    sabra(kinds=("human", "ai"))
+    OutboxMessage.objects.all().delete()
+    assert ai_seats.requeue_stalled() == 1
+    assert list(OutboxMessage.objects.values_list("args", flat=True)) == [[waiting.pk, 1]]
