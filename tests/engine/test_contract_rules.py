@@ -571,3 +571,31 @@ def test_python_m_engine_replay_exit_codes(tmp_path, capsys):
     assert main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "turn 2" in err and "not-your-turn" in err
+
+
+# --- fuzzing ---------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+WORDS = st.sampled_from(["draw", "take", "allow", "refuse", "buy", "undo", "discard",
+                         "down", "lay", "swap", "/", "1", "2", "3+", "0-", "7H", "JK",
+                         "2C", "AS", "TD", "x", ""])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(WORDS, min_size=1, max_size=8), st.booleans())
+def test_any_text_is_parsed_or_refused_cleanly(words, intl):
+    g = (InternationalGame if intl else ContractGame).new(3, seed="fuzz")
+    g.push(g.parse_move("draw") if not intl else g.parse_move("buy"))
+    text = " ".join(words)
+    before = g.snapshot()
+    try:
+        move = g.parse_move(text)
+    except NotationError:
+        return
+    assert str(Move.parse(str(move))) == str(move)
+    try:
+        g.push(move)
+    except IllegalMoveError as exc:
+        assert exc.rule and g.snapshot() == before
