@@ -100,8 +100,21 @@ def all_results() -> list[GameResult]:
 
 def player_ratings() -> dict[int, Rating]:
     """Player id -> openskill rating over every game of every event (games
-    with fewer than two human players are left out)."""
-    return compute_ratings(g for g in all_results() if len(g.scores) >= 2)
+    with fewer than two human players are left out).
+
+    Cached under the newest result event's id and the number of results, so
+    a new or corrected result (a new event) recomputes it, a page view does
+    not."""
+    from django.core.cache import cache
+    from django.db.models import Count, Max
+
+    stamp = Result.objects.aggregate(n=Count("id"), last=Max("event_id"))
+    key = f"league:ratings:{stamp['n']}:{stamp['last']}"
+    ratings = cache.get(key)
+    if ratings is None:
+        ratings = compute_ratings(g for g in all_results() if len(g.scores) >= 2)
+        cache.set(key, ratings, 3600)
+    return ratings
 
 
 def league_table(league: League) -> list[Standing]:
