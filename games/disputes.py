@@ -113,11 +113,16 @@ def _tokens(tiles) -> list[str]:
     return [str(TILES[int(t)]) for t in sorted(int(t) for t in tiles)]
 
 
-def _melds_text(melds) -> list[list[str]]:
-    from engine.melds import slot_tile
-    from engine.tiles import TILES
+def _melds_text(melds) -> list[str]:
+    """Melds in the engine's notation, each joker naming the tile it stands
+    for (``[R7 R8 J(R9)]``)."""
+    from engine.melds import format_meld
 
-    return [[str(TILES[slot_tile(s)]) for s in m] for m in melds]
+    return [format_meld(m) for m in melds]
+
+
+def _solution(sol) -> dict[str, Any]:
+    return {**sol.to_json(), "melds": _melds_text(sol.melds)}
 
 
 def _parse_claimed(tiles, tileset) -> list[int]:
@@ -183,7 +188,7 @@ def judge(kind: str, before, after, payload: dict[str, Any], *,
             return {"upheld": False, "verdict": "could_not_open", "evidence": {**evidence, "play": None},
                     "summary": f"no melds from the rack reach {rules.initial_meld} points"}
         return {"upheld": True, "verdict": "could_have_opened",
-                "evidence": {**evidence, "play": found.to_json()},
+                "evidence": {**evidence, "play": _solution(found)},
                 "summary": f"{' '.join(str(t) for t in found.play)} ({found.value_placed} points) "
                            f"could have opened"}
     if kind == Dispute.Kind.NOT_BEST:
@@ -196,7 +201,7 @@ def judge(kind: str, before, after, payload: dict[str, Any], *,
         value = sum(face_value(t) for t in placed)
         evidence = {"seat": seat, "rack": _tokens(rack), "table": _tokens(table),
                     "played": {"tiles_placed": len(placed), "value_placed": value, "play": _tokens(placed)},
-                    "best": best.to_json(), "initial_meld_done": done}
+                    "best": _solution(best), "initial_meld_done": done}
         better = (best.tiles_placed, best.value_placed) > (len(placed), value)
         if better:
             return {"upheld": True, "verdict": "better_play_existed", "evidence": evidence,
