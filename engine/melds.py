@@ -283,6 +283,7 @@ def interpretations(tiles: Iterable[int]) -> list[Meld]:
     """Every valid meld that the physical ``tiles`` (jokers unannotated)
     can form, in canonical order (no duplicates). Empty if none.
 
+    >>> from engine.tiles import parse_tiles
     >>> [format_meld(m) for m in interpretations(parse_tiles("R5 R7 J"))]
     ['[R5 J(R6) R7]']
     """

@@ -153,3 +153,14 @@ def test_meld_round_trip(slots, rnd):
     assert parse_meld("[" + " ".join(tokens) + "]") == m
     assert format_meld(parse_meld(text)) == text
     assert parse_melds(text + " " + text) == [m, m]
+
+
+def test_docstring_examples():
+    import doctest
+
+    import engine.melds
+    import engine.rummikub
+    import engine.tiles
+    for module in (engine.tiles, engine.melds, engine.rummikub):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0, module.__name__
