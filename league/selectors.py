@@ -108,8 +108,10 @@ def player_ratings() -> dict[int, Rating]:
     from django.core.cache import cache
     from django.db.models import Count, Max
 
-    stamp = Result.objects.aggregate(n=Count("id"), last=Max("event_id"))
-    key = f"league:ratings:{stamp['n']}:{stamp['last']}"
+    stamp = Result.objects.aggregate(n=Count("id"), last=Max("event_id"),
+                                     at=Max("event__recorded_at"))
+    at = stamp["at"].timestamp() if stamp["at"] else 0
+    key = f"league:ratings:{stamp['n']}:{stamp['last']}:{at}"
     ratings = cache.get(key)
     if ratings is None:
         ratings = compute_ratings(g for g in all_results() if len(g.scores) >= 2)

@@ -22,3 +22,14 @@ def make_tournament(db):
         return tournament
 
     return make
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each test starts with an empty cache (cached ratings of another
+    test's rolled-back rows must not leak in)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
