@@ -159,7 +159,11 @@ def append(game: Game | int, *, expected_version: int,
     """Append ``events`` (``(type, payload)`` pairs) after ``expected_version``.
 
     Runs in the caller's transaction (opening one if there is none); the
-    events are numbered ``expected_version + 1``, ``+ 2``, ...
+    events are numbered ``expected_version + 1``, ``+ 2``, ... A conflict
+    seen when reading the head leaves the transaction usable; one raised by
+    the unique constraint (a writer that won between the read and the
+    insert) spoils the enclosing transaction, which must then be left and
+    retried in a new one: no savepoint is taken, each costs round trips.
 
     :raises ConcurrencyConflict: the stream is not at ``expected_version``,
         or another writer took the next version first.
@@ -169,30 +173,28 @@ def append(game: Game | int, *, expected_version: int,
     events = list(events)
     if not events:
         return []
-    with transaction.atomic():
-        version, prev = head(game_id)
-        if version != expected_version:
-            raise ConcurrencyConflict(game_id, expected_version, version)
-        rows = []
-        now = timezone.now()
-        for event_type, payload in events:
-            version += 1
-            schema = CURRENT_SCHEMA.get(event_type, 1)
-            try:
-                body = canonical_bytes(game_id=game_id, version=version, type=event_type,
-                                       schema_version=schema, payload=payload, actor=actor,
-                                       recorded_at=now)
-            except (TypeError, ValueError) as exc:
-                raise ValueError(f"{event_type} payload is not JSON-safe: {exc}") from None
-            digest = chain_hash(prev, body)
-            rows.append(Event(game_id=game_id, version=version, type=event_type,
-                              schema_version=schema, payload=payload, actor=actor,
-                              recorded_at=now, prev_hash=prev, hash=digest))
-            prev = digest
+    version, prev = head(game_id)
+    if version != expected_version:
+        raise ConcurrencyConflict(game_id, expected_version, version)
+    rows = []
+    now = timezone.now()
+    for event_type, payload in events:
+        version += 1
+        schema = CURRENT_SCHEMA.get(event_type, 1)
         try:
-            with transaction.atomic():
-                Event.objects.bulk_create(rows)
+            body = canonical_bytes(game_id=game_id, version=version, type=event_type,
+                                   schema_version=schema, payload=payload, actor=actor, recorded_at=now)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"{event_type} payload is not JSON-safe: {exc}") from None
+        digest = chain_hash(prev, body)
+        rows.append(Event(game_id=game_id, version=version, type=event_type, schema_version=schema,
+                          payload=payload, actor=actor, recorded_at=now, prev_hash=prev, hash=digest))
+        prev = digest
+    with transaction.atomic(savepoint=False):
+        try:
+            Event.objects.bulk_create(rows)
         except IntegrityError:
+            # another writer took the version between our read and our insert
             raise ConcurrencyConflict(game_id, expected_version) from None
     return rows
 

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -142,6 +144,41 @@ def seat_for_token(token: str) -> Seat | None:
     return Seat.objects.select_related("game").filter(token_hash=_token_hash(token)).first()
 
 
+class _StateCache:
+    """Engine states of recently moved games in this process, keyed by game
+    and version (and creation time, so a reused id never matches). The stream up to a version never changes, so a state cached
+    at the version the projection shows is that game's state; a state is
+    taken out while a move is applied to it and put back only after the
+    move's transaction commits."""
+
+    def __init__(self, size: int = 256):
+        self.size = size
+        self._data: OrderedDict[int, tuple[tuple[Any, int], Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, game: Game, version: int):
+        with self._lock:
+            entry = self._data.pop(game.pk, None)
+        if entry is not None and entry[0] == (game.created_at, version):
+            return entry[1]
+        return None
+
+    def put(self, game: Game, version: int, state) -> None:
+        with self._lock:
+            game_id = game.pk
+            self._data[game_id] = ((game.created_at, version), state)
+            self._data.move_to_end(game_id)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+STATE_CACHE = _StateCache()
+
+
 def load_state(game: Game):
     """The engine state at the projection's version (from the projection's
     snapshot, else the latest snapshot and the events after it).
@@ -149,6 +186,8 @@ def load_state(game: Game):
     :raises replay.ReplayError: the stream does not replay.
     """
     cls = find_variant(game.variant)
+    if "state" in game.get_deferred_fields():
+        game.state = Game.objects.filter(pk=game.pk).values_list("state", flat=True).get()
     if game.state is not None:
         return cls.from_snapshot(game.state)
     return state_from_stream(game)
@@ -210,18 +249,23 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
         raise BadRequest(f"expected_version must be a whole number, got {expected_version!r}", "bad-version")
     game_id = game if isinstance(game, int) else game.pk
     with transaction.atomic():
-        game = Game.objects.get(pk=game_id)
+        game = Game.objects.defer("state").get(pk=game_id)
         if game.is_over:
             raise GameIsOver(f"game {game.pk} is over; no more moves")
         if game.version != expected_version:
             raise es.ConcurrencyConflict(game.pk, expected_version, game.version)
-        state = load_state(game)
+        state = STATE_CACHE.take(game, game.version)
+        if state is None:
+            state = load_state(game)
+        cached_at = game.version
         mover = state.to_move
         if seat is not None and seat != mover:
+            STATE_CACHE.put(game, cached_at, state)
             raise MoveRefused(f"it is seat {mover}'s turn, not seat {seat}'s", "not-your-turn")
         try:
             parsed = state.parse_move(move)
         except NotationError as exc:
+            STATE_CACHE.put(game, cached_at, state)
             raise MoveRefused(str(exc), "notation") from None
         payload: dict[str, Any] = {"seat": mover}
         try:
@@ -229,6 +273,7 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
             payload.update(move=str(parsed), outcome=outcome.kind)
         except IllegalMoveError as exc:
             if exc.penalty is None:
+                STATE_CACHE.put(game, cached_at, state)  # the engine left it unchanged
                 raise MoveRefused(str(exc), exc.rule) from None
             outcome = state.push(exc.penalty)
             payload.update(move=str(exc.penalty), outcome=outcome.kind,
@@ -243,6 +288,9 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
         _save_projection(game, state, rows[-1].version)
         if state.is_over:
             SeedSecret.objects.filter(game=game).delete()
+        else:
+            new_version = rows[-1].version
+            transaction.on_commit(lambda: STATE_CACHE.put(game, new_version, state))
         outbox.publish(game, rows)
     refused = payload.get("refused")
     return MoveResult(version=rows[-1].version, move=payload["move"], outcome=payload["outcome"],

@@ -29,6 +29,15 @@ if fakegame.Highcard not in registry.VARIANTS:
     registry.VARIANTS.append(fakegame.Highcard)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_state_cache():
+    from games.services import STATE_CACHE
+
+    STATE_CACHE.clear()
+    yield
+    STATE_CACHE.clear()
+
+
 @pytest.fixture
 def Highcard():
     return fakegame.Highcard

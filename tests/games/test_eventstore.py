@@ -2,7 +2,7 @@
 upcasting old event shapes."""
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from games import eventstore as es
 from games.models import AppendOnlyError, Event, Game
@@ -42,7 +42,7 @@ def test_the_unique_constraint_refuses_a_second_event_at_a_version(stream):
     real_head = es.head
     es.head = lambda game_id: (0, es.GENESIS_HASH)
     try:
-        with pytest.raises(es.ConcurrencyConflict):
+        with pytest.raises(es.ConcurrencyConflict), transaction.atomic():
             es.append(stream, expected_version=0, events=[("Noted", {"n": 2})])
     finally:
         es.head = real_head
