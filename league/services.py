@@ -184,8 +184,12 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
                               correction: bool = False) -> Result:
     """Record the result of a game played through the system, from its
     finished event stream (the scores the engine computed on replay).
+    Recording the same finished stream again returns the result already
+    recorded (safe for a task that runs twice).
 
-    :raises LeagueError: the game has no stream, or it is not finished.
+    :raises LeagueError: the game has no stream, or it is not finished, or
+        it already has a result from elsewhere (a score sheet) and this is
+        not a correction.
     """
     stream = game.stream
     if stream is None:
@@ -193,6 +197,12 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
     if not stream.is_over or stream.scores is None:
         raise LeagueError(f"{game} is still being played (game #{stream.pk}, "
                           f"version {stream.version})")
+    if not correction:
+        last = game.result_events.order_by("-version").first()
+        if (last is not None and last.payload.get("source") == "moves"
+                and last.payload.get("stream") == stream.pk
+                and last.payload.get("stream_version") == stream.version):
+            return last.result  # already recorded from this stream: nothing to do
     raw = [int(s) for s in stream.scores]
     if game.table.round.tournament.family == "contract":
         # Contract rummy: penalty totals after seven hands, fewer is better.

@@ -316,5 +316,8 @@ def test_stream_result_needs_a_finished_stream(make_tournament):
         services.result_record_from_stream(game=game)
     result = services.table_game_play_ai(game=game, seed="t")
     assert sum(result.scores) == 0 and result.source == "moves"
+    # Recording the same finished stream again (a task run twice) changes nothing.
+    assert services.result_record_from_stream(game=game).pk == result.pk
+    assert ResultEvent.objects.filter(game=game).count() == 1
     assert result.event.payload["stream_version"] == game.stream.version
 
