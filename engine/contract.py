@@ -606,6 +606,7 @@ class ContractGame(Game):
         self.table: list[Meld] = []
         self.down = [False] * n
         self.buys = [0] * n
+        self.picked: list[list[int]] = [[] for _ in range(n)]  # discards taken (public)
         self.active = self.hand_first
         self.phase = "draw"
         self.took = False
@@ -809,6 +810,7 @@ class ContractGame(Game):
                 break
             got.append(c)
         self.hands[seat].extend(got)
+        self.picked[seat].append(got[0])
         self.buys[seat] += 1
         return got
 
@@ -847,6 +849,7 @@ class ContractGame(Game):
         c = self.discards.pop()
         self.dead.pop()
         self.hands[self.active].append(c)
+        self.picked[self.active].append(c)
         self._close_windows()
         self.upcard = False
         self.phase = "play"
@@ -1168,6 +1171,7 @@ class ContractGame(Game):
             "discard_count": len(self.discards),
             "table": [m.to_dict() for m in self.table],
             "down": list(self.down), "buys": list(self.buys),
+            "picked_up": [[TEXT[c] for c in p] for p in self.picked],
             "buy_requests": list(self.requests),
             "buy_window": self.window and self.phase == "draw",
             "beneath_window": self.beneath,
@@ -1197,6 +1201,7 @@ class ContractGame(Game):
             "discards": t(self.discards), "dead": list(self.dead),
             "table": [m.to_dict() for m in self.table],
             "down": list(self.down), "buys": list(self.buys), "active": self.active,
+            "picked": [t(p) for p in self.picked],
             "phase": self.phase, "took": self.took, "window": self.window,
             "window_ref": self.window_ref, "window_discarder": self.window_discarder,
             "upcard": self.upcard, "requests": list(self.requests),
@@ -1228,6 +1233,7 @@ class ContractGame(Game):
             g.hands = [p(h) for h in data["hands"]]
             g.stock, g.discards = p(data["stock"]), p(data["discards"])
             g.dead = list(data["dead"])
+            g.picked = [p(x) for x in data["picked"]]
             g.table = [_meld_from_dict(m, g._r) for m in data["table"]]
             for name in ("down", "buys", "requests"):
                 setattr(g, name, list(data[name]))

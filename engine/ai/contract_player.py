@@ -17,7 +17,9 @@ Policy, in order of the turn:
 - **Lay off** every card that fits, replacing wild cards in runs where it can.
 - **Discard** the card it needs least, among those it may discard: never a
   wild card, avoid cards that would play on the table ("players", which help
-  others), and among equals the one worth the most points.
+  others) and cards of the ranks (or next in suit to the cards) that players
+  not yet down took from the discard pile, and among equals the one worth
+  the most points.
 
 :func:`play_game` drives any number of these players through a whole game.
 """
@@ -367,6 +369,28 @@ class ContractPlayer:
             table[move.target], table[move.wild_target] = m, t
         return game._r.plays(rest[0], table)
 
+    def _wanted_by_others(self, game: ContractGame) -> tuple[set[int], set[int]]:
+        """Ranks and cards the other players not yet down seem to collect,
+        from the discards they took (public): ranks for set contracts, the
+        neighbours in suit for run contracts."""
+        sets, runs = self._need(game)
+        ranks: set[int] = set()
+        near: set[int] = set()
+        for s, picked in enumerate(game.picked):
+            if s == self.seat or game.down[s]:
+                continue
+            for c in picked:
+                if game._r.is_wild(c):
+                    continue
+                if sets:
+                    ranks.add(c % 13)
+                if runs:
+                    base = c - c % 13
+                    for d in (-2, -1, 1, 2):
+                        if 0 <= c % 13 + d < 13:
+                            near.add(base + c % 13 + d)
+        return ranks, near
+
     def discard_move(self, game: ContractGame) -> Move:
         """The discard ending the turn (or the forced buy of seed 004's
         exception 2)."""
@@ -378,10 +402,13 @@ class ContractPlayer:
         down = game.down[seat]
         marg = {} if down else self._marginals(game, hand)[1]
         table = game.table
+        wanted = self._wanted_by_others(game)
         for c in set(hand):
             player = bool(table) and R.plays(c, table)
             kept = c == self.taken          # never throw back what was just taken
-            scored.append((R.is_wild(c), kept, player, marg.get(c, 0), -rules.card_points(c), c))
+            helps = (c % 13) in wanted[0] or c in wanted[1]
+            scored.append((R.is_wild(c), kept, player, marg.get(c, 0), helps,
+                           -rules.card_points(c), c))
         scored.sort()
         tried = set()
         for *_, c in scored:
