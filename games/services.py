@@ -183,11 +183,15 @@ def load_state(game: Game):
     """The engine state at the projection's version (from the projection's
     snapshot, else the latest snapshot and the events after it).
 
+    :raises ConcurrencyConflict: ``game`` was read without its state and the
+        game has moved on since.
     :raises replay.ReplayError: the stream does not replay.
     """
     cls = find_variant(game.variant)
     if "state" in game.get_deferred_fields():
-        game.state = Game.objects.filter(pk=game.pk).values_list("state", flat=True).get()
+        version, game.state = Game.objects.filter(pk=game.pk).values_list("version", "state").get()
+        if version != game.version:  # moved on since the row was read
+            raise es.ConcurrencyConflict(game.pk, game.version, version)
     if game.state is not None:
         return cls.from_snapshot(game.state)
     return state_from_stream(game)
