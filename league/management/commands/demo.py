@@ -57,6 +57,7 @@ class Command(BaseCommand):
                     "variant": "sabra", "rounds": opts["rounds"], "table_size": 4,
                     "seating_method": Tournament.Seating.STANDINGS,
                     "tiebreaks": ["wins", "points", "h2h", "penalty"],
+                    "ai_fill": True,  # a player count that does not divide gets AI seats
                     "ai_level": opts["level"]})
             if created:
                 for name in names:
