@@ -1,0 +1,95 @@
+"""The league's workers in the embedded default (eager tasks): a
+tournament on autoplay plays to the end by itself; each finished stream's
+result is recorded once and rounds close when their last game ends; final
+standings and leaderboards are recorded as events only when they change."""
+
+import pytest
+
+from games import outbox
+from games.audit import audit_game
+from games.models import StandingsEvent, TaskRun
+from league import handlers, selectors, services
+from league.models import Result, Round, TableGame, Tournament
+
+
+@pytest.fixture
+def autoplayed(make_tournament):
+    # short racks keep the games short; the rules are the tournament's own
+    tournament = make_tournament(3, rounds=2, table_size=3, ai_level="random", rules={"rack_size": 7})
+    run = handlers.tournament_autoplay_start(tournament=tournament)
+    tournament.refresh_from_db()
+    return tournament, run
+
+
+def test_a_tournament_on_autoplay_plays_to_the_end(autoplayed):
+    tournament, run = autoplayed
+    assert tournament.status == Tournament.Status.FINISHED, run.error
+    assert run.status == "done"
+    rounds = list(tournament.round_set.order_by("number"))
+    assert [r.status for r in rounds] == [Round.Status.CLOSED] * 2
+    games = TableGame.objects.filter(table__round__tournament=tournament)
+    assert games.count() == 6
+    for game in games.select_related("stream"):
+        assert game.stream.is_over
+        assert audit_game(game.stream).ok
+        [result] = game.results.filter(status=Result.Status.CONFIRMED)
+        assert result.scores == game.stream.scores and result.source == "moves"
+    assert outbox.pending_count() == 0
+
+    # final standings recorded once, equal to the league's selectors
+    subjects = set(StandingsEvent.objects.values_list("subject", flat=True))
+    assert {f"tournament:{tournament.pk}:round:1", f"tournament:{tournament.pk}:round:2",
+            f"tournament:{tournament.pk}", f"club:{tournament.club_id}"} <= subjects
+    final = StandingsEvent.objects.get(subject=f"tournament:{tournament.pk}")
+    live = selectors.tournament_standings(tournament)
+    assert [(r["player"], r["rank"], r["metrics"]["wins"], r["metrics"]["points"])
+            for r in final.payload["standings"]] == \
+        [(s.player, s.rank, s.metrics["wins"], s.metrics["points"]) for s in live]
+    count = StandingsEvent.objects.count()
+    again = handlers.final_standings_record(tournament_id=tournament.pk, round_number=2)
+    assert again["written"] == [] and StandingsEvent.objects.count() == count
+    state = TaskRun.objects.get(key=handlers.standings_key(tournament.pk, 2))
+    assert state.status == "done" and state.attempts >= 2
+
+    # a result recorded twice changes nothing
+    game = games.first()
+    before = game.result_events.count()
+    out = handlers.stream_result_record(stream_id=game.stream_id)
+    assert out["status"] == "already-recorded" and out["round_closed"]
+    assert game.result_events.count() == before
+
+
+def test_a_correction_changes_the_standings_and_is_recorded_as_a_new_version(autoplayed):
+    tournament, _ = autoplayed
+    game = TableGame.objects.filter(table__round__tournament=tournament, table__round__number=2).first()
+    scores = game.results.get(status="confirmed").scores
+    loser = min(range(len(scores)), key=lambda i: scores[i])
+    racks = ["R1 R2 R3 R4 R5 R6 R7" if i != loser else "" for i in range(len(scores))]
+    services.result_record_score_sheet(game=game, racks=racks, correction=True)
+    out = handlers.final_standings_record(tournament_id=tournament.pk, round_number=2)
+    assert "tournament" in out["written"] and "round" in out["written"]
+    versions = StandingsEvent.objects.filter(subject=f"tournament:{tournament.pk}").values_list("version", flat=True)
+    assert sorted(versions) == [1, 2]
+
+
+def test_closing_a_round_in_the_admin_queues_its_standings(make_tournament):
+    tournament = make_tournament(3, rounds=1, table_size=3)
+    rnd = services.round_seat(tournament=tournament, seed="s")
+    for game in TableGame.objects.filter(table__round=rnd):
+        services.result_record_score_sheet(game=game, racks=["", "R5 K5", "B13"])
+    services.round_close(round=rnd)
+    topics = list(outbox.OutboxMessage.objects.filter(status="pending").values_list("topic", "args"))
+    assert topics == [(handlers.STANDINGS_TASK, [tournament.pk, 1])]
+    assert TaskRun.objects.get(key=handlers.standings_key(tournament.pk, 1)).status == "waiting"
+    outbox.drain()
+    assert TaskRun.objects.get(key=handlers.standings_key(tournament.pk, 1)).status == "done"
+    assert StandingsEvent.objects.filter(subject=f"tournament:{tournament.pk}", type="FinalStandings").exists()
+
+
+def test_standings_of_an_open_round_are_refused(make_tournament):
+    tournament = make_tournament(3, rounds=1, table_size=3)
+    services.round_seat(tournament=tournament, seed="s")
+    with pytest.raises(services.LeagueError, match="is not closed"):
+        handlers.final_standings_record(tournament_id=tournament.pk, round_number=1)
+    state = TaskRun.objects.get(key=handlers.standings_key(tournament.pk, 1))
+    assert state.status == "failed" and "not closed" in state.error
