@@ -321,3 +321,21 @@ def test_stream_result_needs_a_finished_stream(make_tournament):
     assert ResultEvent.objects.filter(game=game).count() == 1
     assert result.event.payload["stream_version"] == game.stream.version
 
+
+
+def test_rebuild_command_reports_a_stale_projection(make_tournament, capsys):
+    from django.core.management import CommandError, call_command
+
+    t = make_tournament(4, rounds=1, name="Rebuild me")
+    rnd = services.round_seat(tournament=t, seed="rb")
+    play_round(rnd)
+    call_command("rebuild_results", tournament=t.slug)
+    assert ("rebuild-me: 4 result events replayed; standings unchanged"
+            in capsys.readouterr().out)
+    # Tamper with the projection (not the events): the rebuild repairs it.
+    Result.objects.filter(game__table__round=rnd).update(scores=[9, -3, -3, -3])
+    with pytest.raises(CommandError, match="1 tournament"):
+        call_command("rebuild_results")
+    assert "rebuild-me: 4 result events replayed; standings CHANGED" in capsys.readouterr().out
+    call_command("rebuild_results")
+    assert "standings unchanged" in capsys.readouterr().out
