@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Iterable
 
 from .errors import NotationError
-from .tiles import _PARSE, _TEXT, COLOURS, JOKER, TILES, Tile
+from .tiles import _TEXT, JOKER
 
 RUN_JOKER = 53      # + tile code
 GROUP_JOKER = 105   # + number - 1
@@ -328,5 +328,5 @@ __all__ = [
     "slot_number", "slot_text", "parse_slot", "canonical", "meld_kind",
     "why_invalid", "meld_value", "meld_tiles", "joker_candidates",
     "format_meld", "parse_meld", "parse_melds", "interpretations",
-    "is_valid_meld", "COLOURS", "TILES", "Tile", "JOKER", "_PARSE",
+    "is_valid_meld",
 ]

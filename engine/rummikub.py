@@ -37,7 +37,7 @@ from typing import Any, Iterable
 from .base import Game, Outcome
 from .errors import (DealError, EngineError, IllegalMoveError, NotationError,
                      RuleOptionError)
-from .melds import (GROUP_JOKER, RUN_JOKER, Meld, canonical, format_meld,
+from .melds import (RUN_JOKER, Meld, canonical, format_meld,
                     joker_candidates, meld_kind, meld_value, parse_meld,
                     parse_melds, why_invalid)
 from .registry import register
@@ -284,8 +284,7 @@ def score_racks(racks: list[list], rules: RuleSet | None = None,
     :raises NotationError: a rack holds something that is not a tile.
     """
     rules = rules or RuleSet()
-    values = [rack_value(parse_tiles(r) if not isinstance(r, str) else parse_tiles(r),
-                         rules.joker_penalty) for r in racks]
+    values = [rack_value(parse_tiles(r), rules.joker_penalty) for r in racks]
     return score_values(values, winner, tie_start)[0]
 
 
