@@ -200,10 +200,12 @@ def _reason(m: Meld) -> str:
         return "fewer than 3 tiles"
     if not any(s < 52 for s in m):
         return "no numbered tile (jokers alone)"
-    if _is_group_shaped(m):
+    reals = [s for s in m if s < 52]
+    if _is_group_shaped(m) or len({s % 13 for s in reals}) == 1 and \
+            not any(RUN_JOKER <= s < GROUP_JOKER for s in m):
         if len(m) > 4:
             return "a group has at most 4 tiles"
-        return "group tiles must share one number and have distinct colours"
+        return "a group needs one number in distinct colours (jokers as J(n) of that number)"
     return ("not a group (one number, distinct colours) nor a run (one colour, "
             "consecutive numbers, 1 low)")
 

@@ -164,3 +164,13 @@ def test_docstring_examples():
     for module in (engine.tiles, engine.melds, engine.rummikub):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[K7 K7 R7]", "distinct colours"), ("[K7 R7 B7 O7 J(7)]", "at most 4"),
+    ("[R1 R2]", "fewer than 3"), ("[R12 R13 R1]", "1 low"),
+])
+def test_invalid_melds_say_why(text, words):
+    from engine.melds import why_invalid
+    assert words in why_invalid(parse_meld(text))
+    assert why_invalid(parse_meld("[R1 R2 R3]")) is None
