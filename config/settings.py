@@ -204,7 +204,23 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A publish to an unreachable broker fails fast instead of hanging the request:
 # the outbox row stays pending and is sent by a later drain.
-CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2}
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "max_retries": 1, "interval_start": 0, "interval_step": 0.2,
+    # A message taken by a worker that dies (SIGKILL, power cut) goes back to
+    # the queue after this many seconds. Tasks are short and safe to run
+    # twice, so a short timeout only costs a harmless duplicate.
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 60),
+}
+# Periodic repairs (run one beat: ``celery -A config beat``, or ``worker -B``
+# on one machine): send outbox rows left pending while Redis was away, and
+# queue again AI moves and disputes whose task was lost.
+CELERY_BEAT_SCHEDULE = {
+    "games-drain-outbox": {"task": "games.drain_outbox",
+                           "schedule": float(env_int("CELERY_OUTBOX_DRAIN_SECONDS", 30))},
+    "games-requeue-stalled": {"task": "games.requeue_stalled",
+                              "schedule": float(env_int("CELERY_REQUEUE_SECONDS", 120))},
+}
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- games --------------------------------------------------------------------
 GAMES_SNAPSHOT_EVERY = env_int("GAMES_SNAPSHOT_EVERY", 40)
