@@ -139,13 +139,20 @@ def ai_seat_move(*, game_id: int, expected_version: int) -> AIMoveResult:
     return AIMoveResult("moved", game_id, result.version, result.move)
 
 
-def requeue_stalled(*, game_ids: Iterable[int] | None = None) -> int:
+def requeue_stalled(*, game_ids: Iterable[int] | None = None, idle_seconds: float = 0) -> int:
     """Queue ``games.ai_move`` again for every game in progress where an AI
-    seat is to move (or only ``game_ids``): the repair after a task was lost
-    (for instance a broker restarted without persistence). Duplicates are
-    harmless. Returns how many were queued."""
+    seat is to move (or only ``game_ids``; only games unchanged for
+    ``idle_seconds``): the repair after a task was lost (for instance a
+    broker restarted without persistence). Duplicates are harmless. Returns
+    how many were queued."""
     qs = Game.objects.filter(status=Game.Status.IN_PROGRESS, to_move__isnull=False).only(
         "id", "family", "version", "to_move", "status")
+    if idle_seconds:
+        from datetime import timedelta
+
+        from django.utils import timezone
+
+        qs = qs.filter(updated_at__lt=timezone.now() - timedelta(seconds=idle_seconds))
     if game_ids is not None:
         qs = qs.filter(pk__in=list(game_ids))
     queued = 0

@@ -341,6 +341,20 @@ def dispute_retry(*, dispute: Dispute) -> Dispute:
     return locked
 
 
+def requeue_stalled(*, idle_seconds: float = 0) -> int:
+    """Queue again the disputes still waiting or running after
+    ``idle_seconds`` (their task was lost). Returns how many."""
+    from datetime import timedelta
+
+    cutoff = timezone.now() - timedelta(seconds=idle_seconds)
+    stalled = Dispute.objects.filter(status__in=[TaskState.WAITING, TaskState.RUNNING], created_at__lt=cutoff)
+    with transaction.atomic():
+        ids = list(stalled.values_list("pk", flat=True))
+        for pk in ids:
+            outbox.enqueue(TASK, [pk])
+    return len(ids)
+
+
 # --- reads -----------------------------------------------------------------------
 
 def dispute_data(dispute: Dispute, *, staff: bool = False, seat: int | None = None) -> dict[str, Any]:

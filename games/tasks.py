@@ -9,10 +9,15 @@ registers the outbox handlers (:mod:`games.ai_seats`).
 
 from __future__ import annotations
 
+import logging
+
 from celery import shared_task
+from celery.signals import worker_ready
 from django.db import DatabaseError, InterfaceError, OperationalError
 
 from . import ai_seats, disputes, outbox
+
+log = logging.getLogger(__name__)
 
 # Errors worth retrying: the database or the broker was away for a moment.
 RETRY_ON = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
@@ -41,8 +46,21 @@ def drain_outbox() -> dict:
     return {"sent": report.sent, "failed": report.failed, "pending": outbox.pending_count()}
 
 
-@shared_task(name="games.requeue_ai_turns", **RETRY)
-def requeue_ai_turns() -> int:
-    """Queue an AI move for every game waiting on an AI seat (a repair after
-    lost messages; duplicates do nothing)."""
-    return ai_seats.requeue_stalled()
+@shared_task(name="games.requeue_stalled", **RETRY)
+def requeue_stalled(idle_seconds: float = 60) -> dict:
+    """Queue again AI moves and disputes idle for ``idle_seconds`` (a repair
+    after lost messages; duplicates do nothing)."""
+    return {"ai_moves": ai_seats.requeue_stalled(idle_seconds=idle_seconds),
+            "disputes": disputes.requeue_stalled(idle_seconds=idle_seconds)}
+
+
+@worker_ready.connect(dispatch_uid="games.tasks.drain_on_worker_ready")
+def drain_on_worker_ready(**kwargs) -> None:
+    """A worker starting (after a crash, or after Redis came back) sends
+    whatever the outbox still holds."""
+    try:
+        report = outbox.drain()
+        if report.sent or report.errors:
+            log.warning("worker start: outbox drained, %d sent, %d errors", report.sent, len(report.errors))
+    except Exception:  # the database may be away: the periodic drain will do it
+        log.exception("worker start: outbox drain failed")

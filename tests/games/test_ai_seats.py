@@ -101,5 +101,5 @@ def test_requeue_stalled_queues_only_games_waiting_on_an_ai_seat():
     waiting = sabra(kinds=("ai", "human"))
     sabra(kinds=("human", "ai"))
     OutboxMessage.objects.all().delete()
-    assert ai_seats.requeue_stalled() == 1
+    assert ai_seats.requeue_stalled() == 1 and ai_seats.requeue_stalled(idle_seconds=3600) == 0
     assert list(OutboxMessage.objects.values_list("args", flat=True)) == [[waiting.pk, 1]]
