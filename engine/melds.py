@@ -238,12 +238,25 @@ def format_meld(m: Meld) -> str:
     return "[" + " ".join(_SLOT_TEXT[s] for s in m) + "]"
 
 
+_MELD_CACHE: dict[str, Meld] = {}
+
+
 def parse_meld(text: str) -> Meld:
     """Read ``"[R5 J(R6) R7]"`` (brackets optional) into a canonical meld.
     The meld is not checked for validity (see :func:`meld_kind`).
 
     :raises NotationError: a bad token.
     """
+    m = _MELD_CACHE.get(text)
+    if m is not None:
+        return m
+    m = _parse_meld(text)
+    if len(_MELD_CACHE) < 100_000:
+        _MELD_CACHE[text] = m
+    return m
+
+
+def _parse_meld(text: str) -> Meld:
     body = text.strip()
     if body.startswith("["):
         if not body.endswith("]"):

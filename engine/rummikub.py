@@ -373,6 +373,9 @@ class Move:
         """
         if not isinstance(text, str):
             raise NotationError(f"a move is text, not {type(text).__name__}", token=repr(text))
+        simple = _SIMPLE_MOVES.get(text)
+        if simple is not None:
+            return simple
         body = text.strip()
         if not body:
             raise NotationError("empty move", token="")
@@ -415,6 +418,8 @@ class Move:
     def __hash__(self) -> int:
         return hash(str(self))
 
+
+_SIMPLE_MOVES = {k: Move(k) for k in ("draw", "timeout", "penalty", "pass")}
 
 # ---------------------------------------------------------------------------
 # The game
