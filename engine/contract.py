@@ -145,7 +145,7 @@ class ContractRules:
         """
         try:
             return PROFILES[name]
-        except KeyError:
+        except (KeyError, TypeError):
             raise RuleOptionError(
                 f"unknown contract profile {name!r} (known: {', '.join(PROFILES)})") from None
 
@@ -1245,6 +1245,11 @@ class ContractGame(Game):
         except (KeyError, TypeError, ValueError) as exc:
             raise RecordError(f"not a contract snapshot: {exc}") from exc
         return g
+
+    def describe(self) -> str:
+        """A text summary for people: finished hands, the table and hands in
+        play (server side), totals and winners."""
+        return describe(self)
 
     # --- records ------------------------------------------------------------------
     def record(self, seats: list[str] | None = None, tags: dict[str, str] | None = None) -> str:

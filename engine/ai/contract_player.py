@@ -201,11 +201,10 @@ class ContractPlayer:
     def _value(self, game: ContractGame, ranks, masks, sets: int, runs: int) -> int:
         v = 0
         if sets:
-            capped = sorted((c if c < 3 else 3 for c in ranks), reverse=True)
-            v += sum(capped[:sets])
+            top = sorted(ranks, reverse=True)[:sets]   # capping keeps the order
+            v += sum(top) - sum(c - 3 for c in top if c > 3)
         if runs:
-            table = _window_table(game._r.low)
-            scores = sorted((table(m) for m in masks), reverse=True)
+            scores = sorted(map(_window_table(game._r.low), masks), reverse=True)
             v += sum(scores[:runs])
         return v
 

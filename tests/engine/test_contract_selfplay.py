@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 from engine.ai.contract_player import play_game
-from engine.cards import deck_counter
+from engine.cards import deck_counter, parse_cards
 from engine.contract import (ContractGame, InternationalGame, _meld_from_dict,
                              replay_record)
 
@@ -50,11 +50,11 @@ class Checker:
             for d in res["table"]:
                 game._r.check_meld(_meld_from_dict(d, game._r))
             if not game.over:
-                assert self.everything(game) == self.pack
+                assert dict.__eq__(self.everything(game), self.pack)
                 self.hidden(game)
             return
-        if a == "discard":
-            assert self.everything(game) == self.pack
+        if a == "discard":     # the end of a turn: the whole pack, card by card
+            assert dict.__eq__(self.everything(game), self.pack)
         elif a == "down":
             for m in game.table:
                 if m.owner == move.seat:
@@ -107,3 +107,21 @@ def test_self_play_is_deterministic():
     a, _ = run(InternationalGame, 3, "same-seed")
     b, _ = run(InternationalGame, 3, "same-seed")
     assert a.move_stack == b.move_stack and a.scores() == b.scores()
+
+
+def test_the_checker_catches_a_lost_card_and_a_bad_meld():
+    from engine.contract import Move
+    from engine.errors import IllegalMoveError
+
+    game = ContractGame.new(3, seed="checker")
+    check = Checker(game)
+    game.push(game.parse_move("draw"))
+    check(game, Move("draw", 0))
+    game.stock.pop()                                   # a card goes missing
+    with pytest.raises(AssertionError):
+        check(game, Move("draw", 0))
+    game = InternationalGame.new(2, seed="checker")
+    bad = game._r.build([int(c) for c in parse_cards("9C 9D 9S")], 0)
+    bad.cards.append(parse_cards("8H")[0])             # an 8 slipped into a set of nines
+    with pytest.raises(IllegalMoveError):
+        game._r.check_meld(bad)
