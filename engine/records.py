@@ -310,6 +310,17 @@ def replay(rec: GameRecord, on_move: Callable | None = None, check_result: bool 
         if on_move is not None:
             on_move(game, turn, move, outcome)
     if check_result:
+        result = rec.get("Result")
+        if result is not None and result.strip() != "*":
+            if not game.is_over:
+                raise RecordError(f"the record gives the result {result!r} but the game is not "
+                                  f"over after {len(rec.moves)} turns")
+            winners = getattr(game, "winners", None)
+            if winners is not None:
+                got = " ".join(str(w) for w in winners) or "-"
+                if got != " ".join(result.split()):
+                    raise RecordError(f"the record gives the result {result!r}; the replay "
+                                      f"gives {got!r}")
         scores = rec.get("Scores")
         if scores is not None:
             got = game.scores()

@@ -116,6 +116,8 @@ GOOD = (ROOT / "docs/examples/normal-game.txt").read_text() if EXAMPLES else ""
     (lambda t: t.replace("\n2. ", "\n7. "), "turn 7"),
     (lambda t: t.replace("\n1. ", "\n1 . "), "numbered move"),
     (lambda t: t.replace("[Scores \"", "[Scores \"1"), "scores"),
+    (lambda t: t.replace('[Result "0"]', '[Result "2"]'), "result"),
+    (lambda t: t[:t.index("\n30. ")] + "\n", "not over"),
     (lambda t: t.replace('[Seed "example-normal-game"]', ""), "seed"),
     (lambda t: t + "[Late \"tag\"]\n", "tag after the moves"),
     (lambda t: "\x00\x01garbage", "expected a tag"),
