@@ -693,6 +693,26 @@ class SabraGame(Game):
         """:raises NotationError: text not in the move notation."""
         return Move.parse(text)
 
+    def play_to_table(self, melds: Iterable) -> Move:
+        """The play that turns the table into ``melds`` (texts or slots; the
+        whole table as it should be after the turn): the old melds that are
+        gone and the new ones, the rack tiles derived. For a front end that
+        lets a player lay out the whole table.
+
+        :raises NotationError: a bad meld, or the new table lacks tiles of
+            the old one.
+        """
+        new = [parse_meld(m) if isinstance(m, str) else canonical(m) for m in melds]
+        left = dict(self.table)
+        added = []
+        for m in new:
+            if left.get(m, 0) > 0:
+                left[m] -= 1
+            else:
+                added.append(m)
+        removed = [m for m, k in left.items() for _ in range(k)]
+        return Move.play(removed, added)
+
     def legal(self, move: Move) -> bool:
         """Whether ``move`` may be pushed now (no state change)."""
         try:

@@ -121,3 +121,14 @@ def test_retrieved_joker_needs_the_initial_meld(check):
     assert check(["[K7 R7 J(7)]"], "B7 R5 R6 R8 R9 R10",
                  "play R5 R6 B7 : [K7 R7 J(7)] -> [K7 R7 B7] [R5 R6 J(R7)]",
                  initial=False) == "initial-meld-from-rack-only"
+
+
+def test_a_play_from_the_whole_new_table(position):
+    g = position(["[K1 K2 K3]", "[B4 B5 B6]", "[K8 R8 O8]"], "B3 B8 K5")
+    move = g.play_to_table(["[K1 K2 K3]", "[B3 B4 B5 B6]", "[K8 R8 B8 O8]"])
+    assert str(move) == "play B3 B8 : [K8 R8 O8] [B4 B5 B6] -> [K8 R8 B8 O8] [B3 B4 B5 B6]"
+    g.push(move)
+    assert g.table_text() == ["[K1 K2 K3]", "[K8 R8 B8 O8]", "[B3 B4 B5 B6]"]
+    from engine.errors import NotationError
+    with pytest.raises(NotationError):
+        g.play_to_table(["[K1 K2 K3]"])  # tiles would leave the table
