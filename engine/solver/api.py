@@ -94,7 +94,7 @@ def divide(tiles, *, tileset="standard") -> list[tuple] | None:
     counts, jokers = _split(t)
     if not t:
         return []
-    plan = dp.run_dp(counts, [0] * 52, jokers, 0)
+    plan = dp.feasible(counts, [0] * 52, jokers, 0)
     if plan is None:
         return None
     melds, _ = core.build_melds(plan, counts, [0] * 52)
@@ -134,8 +134,7 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     rcounts, jr = _split(rk)
     zero = [0] * 52
     if initial_meld_done:
-        base = dp.run_dp(tcounts, zero, jt, 0) if tab else dp.Plan(0, 0, None)
-        if base is None:
+        if tab and dp.feasible(tcounts, zero, jt, 0) is None:
             raise SolverError("the table cannot be divided into valid melds")
         cand = core.useful_rack(tcounts, rcounts, jt + jr)
         plan = core.best_plan(tcounts, cand, jt, jr)

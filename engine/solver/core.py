@@ -37,14 +37,24 @@ def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:
 
 def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
               threshold: int = 0) -> dp.Plan | None:
-    """The optimal plan, raising the loss budget until one exists.
+    """The optimal plan.
 
-    :returns: ``None`` when no arrangement exists at all (the table does not
-        divide; or, in initial-meld mode, never, since the empty play is
-        always possible and handled by the caller).
+    Without a threshold, a depth-first search first asks whether every
+    candidate fits (on a well-filled table it nearly always does, and the
+    witness is then optimal). Otherwise, and in initial-meld mode, the
+    dynamic programme runs with a loss budget ``d = 1, 2, 4, ...`` (then
+    none); the first budget that admits a plan gives the optimum.
+
+    :returns: ``None`` when no arrangement exists (the table does not
+        divide; in initial-meld mode: no opening play).
     """
     total = sum(rack) + jr
     d = 0
+    if not threshold:
+        plan = dp.feasible(table, rack, jt, jr, budget=0)
+        if plan is not None or total == 0:
+            return plan
+        d = 1
     while True:
         budget = None if d >= total else d
         plan = dp.run_dp(table, rack, jt, jr, threshold=threshold, budget=budget)
@@ -60,6 +70,7 @@ def build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list[
     used = [0] * 52
     open_runs: list[list[list]] = [[], [], [], []]  # per colour: [kind, slots]
     for n, (g, jg, per_colour) in enumerate(plan.steps):
+        mode = dp.mode_at(plan.lazy, n)
         group_tiles: list[int] = []
         for c in range(4):
             opt, old_ms = per_colour[c]
@@ -73,9 +84,9 @@ def build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list[
                 if act == 0:
                     melds.append(canonical(run[1]))
                 elif act == 1:
-                    nxt.append([dp._grow(run[0], True), run[1] + [code]])
+                    nxt.append([dp._grow(run[0], True, mode), run[1] + [code]])
                 else:
-                    nxt.append([dp._grow(run[0], False), run[1] + [RUN_JOKER + code]])
+                    nxt.append([dp._grow(run[0], False, mode), run[1] + [RUN_JOKER + code]])
             for _ in range(new_r):
                 nxt.append([dp.N1, [code]])
             for _ in range(new_j):
@@ -101,4 +112,52 @@ def build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list[
     for c in range(4):
         for run in open_runs[c]:
             melds.append(canonical(run[1]))
+    for _ in range(plan.surplus):
+        add_joker(melds)
     return melds, used
+
+
+def _run_span(m: tuple) -> tuple[int, int, int]:
+    """(colour, lowest number index, highest) of a run's slots."""
+    codes = [s if s < 52 else s - RUN_JOKER for s in m]
+    return codes[0] // 13, min(c % 13 for c in codes), max(c % 13 for c in codes)
+
+
+def add_joker(melds: list[tuple]) -> None:
+    """Put one more joker into ``melds`` (in place): into a group of three,
+    else at an end of a run, else splitting a run of 13 first.
+
+    :raises ValueError: no meld can take it (the plan promised room).
+    """
+    for i, m in enumerate(melds):
+        if len(m) == 3 and any(s >= GROUP_JOKER for s in m) or (
+                len(m) == 3 and len({s % 13 for s in m if s < 52}) == 1
+                and all(s < 52 for s in m) and len({s // 13 for s in m}) == 3):
+            number = next(s % 13 for s in m if s < 52)
+            melds[i] = canonical(m + (GROUP_JOKER + number,))
+            return
+    for i, m in enumerate(melds):
+        if _is_run(m):
+            colour, lo, hi = _run_span(m)
+            if hi < 12:
+                melds[i] = canonical(m + (RUN_JOKER + colour * 13 + hi + 1,))
+                return
+            if lo > 0:
+                melds[i] = canonical(m + (RUN_JOKER + colour * 13 + lo - 1,))
+                return
+    for i, m in enumerate(melds):
+        if _is_run(m) and len(m) >= 6:
+            slots = sorted(m, key=lambda s: (s if s < 52 else s - RUN_JOKER) % 13)
+            for cut in range(3, len(slots) - 2):
+                left, right = slots[:cut], slots[cut:]
+                if any(s < 52 for s in left) and any(s < 52 for s in right):
+                    colour, lo, hi = _run_span(tuple(left))
+                    melds[i] = canonical(tuple(left) + (RUN_JOKER + colour * 13 + hi + 1,))
+                    melds.append(canonical(tuple(right)))
+                    return
+    raise ValueError("no room for a joker")
+
+
+def _is_run(m: tuple) -> bool:
+    from ..melds import meld_kind
+    return meld_kind(m) == "run"

@@ -51,25 +51,48 @@ from itertools import product
 # N: has a numbered tile, may close once long enough.
 # F: has a numbered tile, has jokers below it, must reach 13.
 # P: jokers only so far (below the first numbered tile), must reach 13.
-N1, N2, N3, F1, F2, F3, P1, P2, P3 = range(1, 10)
-_LEN = {N1: 1, N2: 2, N3: 3, F1: 1, F2: 2, F3: 3, P1: 1, P2: 2, P3: 3}
+# NG: three or more long, its last place a joker filling a gap: the next
+#     place must be a numbered tile (used in the "necessary jokers" form).
+N1, N2, N3, F1, F2, F3, P1, P2, P3, NG = range(1, 11)
+_LEN = {N1: 1, N2: 2, N3: 3, F1: 1, F2: 2, F3: 3, P1: 1, P2: 2, P3: 3, NG: 3}
 _STRICT = {N1: 0, N2: 0, N3: 0, F1: 1, F2: 1, F3: 1, P1: 2, P2: 2, P3: 2}
 _BASE = {0: N1, 1: F1, 2: P1}
+
+# Modes of the per-colour transition:
+GENERAL = 0      # a joker may go anywhere in a run (initial-meld mode)
+LAZY = 1         # only jokers a meld needs; surplus jokers are added at the end
+LAZY_LOW = 2     # LAZY at number 11, where a run may start with jokers
+#                  (J R12 R13, J J R13: the only runs that need a joker below)
 
 
 def _kind(strict: int, length: int) -> int:
     return _BASE[strict] + min(length, 3) - 1
 
 
-def _grow(kind: int, real: bool) -> int:
+def _grow(kind: int, real: bool, mode: int = GENERAL) -> int:
+    """The kind of a run after one more place; 0 if not allowed."""
+    if kind == NG:
+        return N3 if real else 0
     s = _STRICT[kind]
+    length = _LEN[kind]
+    if mode != GENERAL and not real:
+        if kind == N3:
+            return NG
+        if length >= 3 or kind == P2:
+            return 0
     if s == 2 and real:
         s = 1
-    return _kind(s, _LEN[kind] + 1)
+    return _kind(s, length + 1)
 
 
 def _ge(a: int, b: int) -> bool:
     """Run kind ``a`` can do whatever ``b`` can."""
+    if a == b:
+        return True
+    if a == NG:
+        return False
+    if b == NG:
+        return a == N3
     return _LEN[a] >= _LEN[b] and _STRICT[a] <= _STRICT[b]
 
 
@@ -94,7 +117,7 @@ def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
     """Multiset ``a`` is at least as good as ``b`` for every future."""
     if len(a) < len(b):
         return False
-    # try to match each run of b to a distinct run of a that is >= it; the
+    # match each run of b to a distinct run of a that is >= it; the
     # unmatched runs of a must be N3 (they can close at once).
     def rec(i: int, used: int) -> bool:
         if i == len(b):
@@ -110,14 +133,15 @@ def _dominates(a: tuple[int, ...], b: tuple[int, ...]) -> bool:
 # A recipe says what happened to each old run (in sorted order):
 # 0 close, 1 continued by a numbered tile, 2 continued by a joker;
 # then how many new runs start with a numbered tile and with a joker.
-_APPLY_CACHE: dict[tuple[int, int, int], tuple[tuple[int, tuple], ...]] = {}
+_APPLY_CACHE: dict[tuple[int, int, int, int], tuple[tuple[int, tuple], ...]] = {}
 
 
-def apply_options(msid: int, r: int, j: int) -> tuple[tuple[int, tuple], ...]:
+def apply_options(msid: int, r: int, j: int, mode: int = GENERAL
+                  ) -> tuple[tuple[int, tuple], ...]:
     """All non-dominated results of putting ``r`` numbered tiles and ``j``
     jokers of one colour and number into runs, given the open runs
     ``MS_LIST[msid]``: a tuple of ``(new multiset id, recipe)``."""
-    key = (msid, r, j)
+    key = (msid, r, j, mode)
     got = _APPLY_CACHE.get(key)
     if got is not None:
         return got
@@ -125,9 +149,9 @@ def apply_options(msid: int, r: int, j: int) -> tuple[tuple[int, tuple], ...]:
     results: dict[tuple[int, ...], tuple] = {}
     choices = []
     for k in old:
-        opts = [1, 2]
+        opts = [a for a in (1, 2) if _grow(k, a == 1, mode)]
         if k == N3:
-            opts = [0, 1, 2]
+            opts.append(0)
         choices.append(opts)
     for acts in product(*choices):
         nr = acts.count(1)
@@ -135,15 +159,15 @@ def apply_options(msid: int, r: int, j: int) -> tuple[tuple[int, tuple], ...]:
         if nr > r or nj > j:
             continue
         new_r, new_j = r - nr, j - nj
+        if new_j and mode == LAZY:
+            continue
         closed = acts.count(0)
         if closed and (new_r or new_j):
             continue  # a closed run would rather go on (canonical)
         out = []
         for kind, act in zip(old, acts):
-            if act == 1:
-                out.append(_grow(kind, True))
-            elif act == 2:
-                out.append(_grow(kind, False))
+            if act:
+                out.append(_grow(kind, act == 1, mode))
         out.extend([N1] * new_r)
         out.extend([P1] * new_j)
         ms = tuple(sorted(out))
@@ -170,8 +194,9 @@ def closable_at_end(msid: int) -> bool:
     return all(k in (N3, F3) for k in MS_LIST[msid])
 
 
-def closable(msid: int) -> bool:
-    return all(k == N3 for k in MS_LIST[msid])
+def mode_at(lazy: bool, n: int) -> int:
+    """The transition mode at number ``n + 1``."""
+    return GENERAL if not lazy else (LAZY_LOW if n == 10 else LAZY)
 
 
 # Per (multiset, table count, rack count, joker cap): the options for one
@@ -180,8 +205,8 @@ def closable(msid: int) -> bool:
 _COLOUR_CACHE: dict[tuple[int, int, int, int], tuple] = {}
 
 
-def colour_options(msid: int, a: int, b: int, jcap: int) -> tuple:
-    key = (msid, a, b, jcap)
+def colour_options(msid: int, a: int, b: int, jcap: int, mode: int = GENERAL) -> tuple:
+    key = (msid, a, b, jcap, mode)
     got = _COLOUR_CACHE.get(key)
     if got is not None:
         return got
@@ -190,7 +215,7 @@ def colour_options(msid: int, a: int, b: int, jcap: int) -> tuple:
         x = a + u
         for y in range(x + 1):
             for j in range(jcap + 1):
-                for new, recipe in apply_options(msid, x - y, j):
+                for new, recipe in apply_options(msid, x - y, j, mode):
                     k = (new, y, j)
                     if k not in best:
                         best[k] = (new, y, j, u, recipe)
@@ -199,26 +224,104 @@ def colour_options(msid: int, a: int, b: int, jcap: int) -> tuple:
     return got
 
 
+_DEBUG = False
 BIG = 1 << 16  # score = tiles placed * BIG + value placed
 JOKER_VALUE = 30
 
 _SHIFT = (0, 10, 20, 30)
 _MASK8 = 0x3FF  # ten bits per colour: an interned multiset id
-_J_SHIFT = 40
-_G_SHIFT = 44
-_Y_SHIFT = 48
-_MV_SHIFT = 54
+_CAP_SHIFT = 40  # 3 bits: how many surplus jokers the melds can still take
+_J_SHIFT = 43    # 4 bits: jokers used
+_G_SHIFT = 47    # 4 bits: most tiles one colour gave to groups at this number
+_Y_SHIFT = 51    # 6 bits: tiles given to groups at this number
+_MV_SHIFT = 57   # initial-meld mode: meld value, capped at the threshold
+_NOCAP = ~(7 << _CAP_SHIFT)
 
 
 class Plan:
     """The decisions of an optimal arrangement, number by number."""
 
-    __slots__ = ("score", "jokers_used", "steps")
+    __slots__ = ("score", "jokers_used", "steps", "surplus", "lazy")
 
-    def __init__(self, score, jokers_used, steps):
+    def __init__(self, score, jokers_used, steps, surplus=0, lazy=False):
+        self.lazy = lazy  # only needed jokers placed in the steps
         self.score = score
-        self.jokers_used = jokers_used
-        self.steps = steps  # per number: (g, jg, [per colour (y, j, u, recipe, old ms)])
+        self.jokers_used = jokers_used  # including the surplus
+        self.steps = steps
+        self.surplus = surplus  # jokers added at the end where there is room  # per number: (g, jg, [per colour (option, old ms id)])
+
+
+_DOMPAIRS: set[int] = set()   # i << 10 | j where multiset i dominates j
+_DOMDONE: list[int] = [0]     # how many ids have been compared pairwise
+
+
+def _extend_dom() -> None:
+    """Compare every pair of interned multisets not compared yet."""
+    total = len(MS_LIST)
+    have = _DOMDONE[0]
+    for i in range(total):
+        # old i: only new j; new i: every j
+        for j in range(have if i < have else 0, total):
+            if i == j or _dominates(MS_LIST[i], MS_LIST[j]):
+                _DOMPAIRS.add(i << 10 | j)
+    _DOMDONE[0] = total
+
+
+def ms_dominates(i: int, j: int) -> bool:
+    if i >= _DOMDONE[0] or j >= _DOMDONE[0]:
+        _extend_dom()
+    return (i << 10 | j) in _DOMPAIRS
+
+
+PRUNE_WIDTH = 256
+
+
+def _prune(states: dict[int, int], full: int, bucket_shift: int = 0) -> dict[int, int]:
+    """Drop states that another state dominates (a sound, partial filter).
+
+    ``A`` dominates ``B`` (same meld value in initial-meld mode, and same
+    group counters inside a number) when ``A`` has at least the score, per
+    colour a run multiset that can do whatever ``B``'s can, and either the
+    same jokers used and at least the room for surplus jokers, or no more
+    jokers used and room for every joker (``full``): ``A`` can copy ``B``'s
+    future and add its spare jokers at the end. Each state is compared with
+    the best ``PRUNE_WIDTH`` states kept so far.
+    """
+    shift = bucket_shift or _MV_SHIFT
+    if _DOMDONE[0] < len(MS_LIST):
+        _extend_dom()
+    pairs = _DOMPAIRS
+    buckets: dict[int, list] = {}
+    for key, score in states.items():
+        buckets.setdefault(key >> shift, []).append((score, key))
+    out: dict[int, int] = {}
+    width = PRUNE_WIDTH
+    for items in buckets.values():
+        if len(items) == 1:
+            out[items[0][1]] = items[0][0]
+            continue
+        items.sort(key=lambda it: (-it[0], it[1] >> _J_SHIFT & 0xF))
+        kept: list[tuple] = []
+        for score, key in items:
+            m0 = key & _MASK8
+            m1 = key >> 10 & _MASK8
+            m2 = key >> 20 & _MASK8
+            m3 = key >> 30 & _MASK8
+            cp = key >> _CAP_SHIFT & 7
+            jn = key >> _J_SHIFT & 0xF
+            for k0, k1, k2, k3, kc, kj in kept:
+                if ((k0 | m0) in pairs and (k1 | m1) in pairs
+                        and (k2 | m2) in pairs and (k3 | m3) in pairs
+                        and ((kj == jn and kc >= cp) or (kj <= jn and kc == full))):
+                    break
+            else:
+                if len(kept) < width:
+                    kept.append((m0 << 10, m1 << 10, m2 << 10, m3 << 10, cp, jn))
+                out[key] = score
+    return out
+
+
+PRUNE = True
 
 
 def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
@@ -228,8 +331,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     :param table: 52 counts of numbered tiles that must be placed.
     :param rack: 52 counts of candidate rack tiles (may be placed).
     :param jt: jokers that must be placed; ``jr``: jokers that may be.
-    :param threshold: initial-meld mode when > 0 (meld value must reach it
-        unless nothing is placed).
+    :param threshold: initial-meld mode when > 0 (meld value must reach it).
     :param budget: at most this many candidate rack tiles (jokers included)
         left unplaced; ``None`` for no limit.
     :returns: the best :class:`Plan`, or ``None`` if no arrangement within
@@ -237,58 +339,76 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     """
     jtot = jt + jr
     cand_total = sum(rack) + jr
-    # cumulative candidates up to and including number n (numbered tiles)
-    init_key = 0
-    cur: dict[int, int] = {init_key: 0}
+    cur: dict[int, int] = {0: 0}
     back: list[list[dict]] = []
     placed_cand = 0
     mv_cap = threshold
+    lazy = not threshold and jtot > 0
+    full_cap = min(jtot, 7) << _CAP_SHIFT
+    mv_mask = (1 << _MV_SHIFT) - 1
+    low_mask = (1 << _J_SHIFT) - 1
     for n in range(13):
         number = n + 1
-        avail_n = 0
-        cand_n = 0
-        for c in range(4):
-            avail_n += table[c * 13 + n] + rack[c * 13 + n]
-            cand_n += rack[c * 13 + n]
-        gmax = min(avail_n, (avail_n + jtot) // 3)
+        mode = mode_at(lazy, n)
         steps: list[dict] = []
-        # start: choose the number of groups g
-        nxt: dict[int, tuple] = {}
-        for key, score in cur.items():
-            for g in range(gmax + 1):
-                k2 = key | g << _G_SHIFT
-                nxt[k2] = (score, key, None)
-        steps.append(nxt)
-        cur2 = nxt
+        cur2 = {k: (v, k, None) for k, v in cur.items()}
         cand_before = placed_cand
+        gain_unit = BIG + number
         for c in range(4):
             a = table[c * 13 + n]
             b = rack[c * 13 + n]
             cand_before += b
             sh = _SHIFT[c]
             clear = ~(_MASK8 << sh)
-            nxt = {}
-            gain_unit = BIG + number
+            nxt: dict[int, tuple] = {}
+            min_sc = -1 if budget is None else (cand_before - budget) << 16
+            if not mv_cap:
+                # the fast path: options with their key delta precomputed
+                local: dict[int, list] = {}
+                for key, val in cur2.items():
+                    score = val[0]
+                    msid = key >> sh & _MASK8
+                    jleft = jtot - (key >> _J_SHIFT & 0xF)
+                    ymax = key >> _G_SHIFT & 0xF
+                    base = key & clear
+                    lk = msid << 4 | jleft
+                    lst = local.get(lk)
+                    if lst is None:
+                        lst = local[lk] = [
+                            ((o[0] << sh) + (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
+                             o[1], o[3] * gain_unit, lazy and o[0] != 0, o)
+                            for o in colour_options(msid, a, b, jleft, mode)]
+                    for delta, y, gain, setcap, opt in lst:
+                        sc = score + gain
+                        if sc < min_sc:
+                            break
+                        k2 = base + delta
+                        if y > ymax:
+                            k2 += (y - ymax) << _G_SHIFT
+                        if setcap:
+                            k2 = (k2 & _NOCAP) | full_cap
+                        old = nxt.get(k2)
+                        if old is None or old[0] < sc:
+                            nxt[k2] = (sc, key, opt)
+                steps.append(nxt)
+                cur2 = nxt
+                continue
             for key, val in cur2.items():
                 score = val[0]
                 msid = key >> sh & _MASK8
                 jused = key >> _J_SHIFT & 0xF
-                g = key >> _G_SHIFT & 0xF
-                sumy = key >> _Y_SHIFT & 0x3F
+                ymax = key >> _G_SHIFT & 0xF
                 base = key & clear
-                opts = colour_options(msid, a, b, jtot - jused)
-                for opt in opts:
+                for opt in colour_options(msid, a, b, jtot - jused, mode):
                     new, y, j, u, recipe = opt
-                    if y > g:
-                        continue
                     sc = score + u * gain_unit
-                    if budget is not None and cand_before - (sc >> 16) > budget:
-                        continue
+                    if sc < min_sc:
+                        break
                     k2 = (base | new << sh) + (j << _J_SHIFT) + (y << _Y_SHIFT)
-                    if mv_cap:
-                        mv = key >> _MV_SHIFT
-                        mv2 = min(mv_cap, mv + (a + u + j - y) * number)
-                        k2 = (k2 & ((1 << _MV_SHIFT) - 1)) | mv2 << _MV_SHIFT
+                    if y > ymax:
+                        k2 += (y - ymax) << _G_SHIFT
+                    mv2 = min(mv_cap, (key >> _MV_SHIFT) + (a + u + j - y) * number)
+                    k2 = (k2 & mv_mask) | mv2 << _MV_SHIFT
                     old = nxt.get(k2)
                     if old is None or old[0] < sc:
                         nxt[k2] = (sc, key, opt)
@@ -297,38 +417,67 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         placed_cand = cand_before
         # close the number: groups and their jokers
         done: dict[int, tuple] = {}
-        low_mask = (1 << _J_SHIFT) - 1
         for key, val in cur2.items():
             score = val[0]
             jused = key >> _J_SHIFT & 0xF
-            g = key >> _G_SHIFT & 0xF
-            sumy = key >> _Y_SHIFT & 0x3F
+            ymax = key >> _G_SHIFT & 0xF
+            total_y = key >> _Y_SHIFT & 0x3F
             mv = key >> _MV_SHIFT if mv_cap else 0
-            if g == 0:
-                if sumy:
-                    continue
-                jlo, jhi = 0, 0
-            else:
-                if sumy < g:
-                    continue
-                jlo = max(0, 3 * g - sumy)
-                jhi = min(4 * g - sumy, jtot - jused)
-            for jg in range(jlo, jhi + 1):
-                k2 = (key & low_mask) | (jused + jg) << _J_SHIFT
-                if mv_cap:
-                    mv2 = min(mv_cap, mv + (sumy + jg) * number)
-                    k2 |= mv2 << _MV_SHIFT
+            base = key & low_mask
+            if total_y == 0:
+                k2 = base | jused << _J_SHIFT | mv << _MV_SHIFT
                 old = done.get(k2)
                 if old is None or old[0] < score:
-                    done[k2] = (score, key, jg)
+                    done[k2] = (score, key, 0, 0)
+                continue
+            jleft = jtot - jused
+            if lazy:
+                # g groups, each of 3 (jokers making up the difference) or,
+                # with no joker, of 3 or 4; the groups of 3 take surplus
+                cap = key >> _CAP_SHIFT & 7
+                for g in range(max(ymax, (total_y + 3) // 4), total_y + 1):
+                    jg = 3 * g - total_y
+                    if jg > jleft:
+                        break
+                    if jg < 0:
+                        jg = 0
+                        g3 = 4 * g - total_y
+                    else:
+                        g3 = g
+                    cap2 = min(jtot, cap + g3)
+                    k2 = (base & ~(7 << _CAP_SHIFT)) | cap2 << _CAP_SHIFT \
+                        | (jused + jg) << _J_SHIFT
+                    old = done.get(k2)
+                    if old is None or old[0] < score:
+                        done[k2] = (score, key, g, jg)
+                continue
+            for jg in range(0, jleft + 1):
+                t = total_y + jg
+                g_lo = max(ymax, (t + 3) // 4)
+                g_hi = min(total_y, t // 3)
+                if g_lo > g_hi:
+                    continue
+                k2 = base | (jused + jg) << _J_SHIFT
+                if mv_cap:
+                    k2 |= min(mv_cap, mv + t * number) << _MV_SHIFT
+                old = done.get(k2)
+                if old is None or old[0] < score:
+                    done[k2] = (score, key, g_lo, jg)
         steps.append(done)
         back.append(steps)
         cur = {k: v[0] for k, v in done.items()}
+        if _DEBUG:
+            print(n, [len(s) for s in steps], end=" ")
+        if PRUNE:
+            cur = _prune(cur, min(jtot, 7) if lazy else -1)
+        if _DEBUG:
+            print(len(cur))
         if not cur:
             return None
-    # final: all runs closable, table jokers used, threshold met
+    # final: all runs closable, table jokers placed, threshold met
     best = None
     best_key = None
+    best_surplus = 0
     for key, score in cur.items():
         ok = True
         for c in range(4):
@@ -338,16 +487,19 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         if not ok:
             continue
         jused = key >> _J_SHIFT & 0xF
-        if jused < jt:
+        surplus = 0
+        if lazy:
+            surplus = min(jtot - jused, key >> _CAP_SHIFT & 7)
+        if jused + surplus < jt:
             continue
-        placed_j = jused - jt
+        placed_j = jused + surplus - jt
         if budget is not None and cand_total - (score >> 16) - placed_j > budget:
             continue
         if mv_cap and (key >> _MV_SHIFT) < mv_cap:
             continue
         total = score + placed_j * (BIG + JOKER_VALUE)
         if best is None or total > best:
-            best, best_key = total, key
+            best, best_key, best_surplus = total, key, surplus
     if best_key is None:
         return None
     # walk back
@@ -355,17 +507,134 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     key = best_key
     for n in range(12, -1, -1):
         stages = back[n]
-        score, prev, jg = stages[5][key]
+        score, prev, g, jg = stages[4][key]
         key = prev
         per_colour = [None] * 4
         for c in range(3, -1, -1):
-            score, prev, opt = stages[1 + c][key]
-            old_ms = prev >> _SHIFT[c] & _MASK8
-            per_colour[c] = (opt, old_ms)
+            score, prev, opt = stages[c][key]
+            per_colour[c] = (opt, prev >> _SHIFT[c] & _MASK8)
             key = prev
-        score, prev, _ = stages[0][key]
-        g = key >> _G_SHIFT & 0xF
-        key = prev
         steps_out.append((g, jg, per_colour))
     steps_out.reverse()
-    return Plan(best, (best_key >> _J_SHIFT & 0xF), steps_out)
+    return Plan(best, (best_key >> _J_SHIFT & 0xF) + best_surplus, steps_out,
+                best_surplus, lazy)
+
+
+def feasible(table: list[int], rack: list[int], jt: int, jr: int,
+             budget: int = 0) -> Plan | None:
+    """Whether table + the rack tiles + the jokers divide into melds leaving
+    at most ``budget`` rack tiles (jokers included) unplaced, by depth-first
+    search: a witness plan (not necessarily of best value), or ``None``.
+
+    The same transitions as :func:`run_dp`, searched depth first with the
+    most rack tiles tried first and every dead state remembered with the
+    slack it failed with: when a division exists it is usually found after
+    a few dozen steps.
+    """
+    jtot = jt + jr
+    lazy = jtot > 0
+    full = min(jtot, 7)
+    full_cap = full << _CAP_SHIFT
+    low_mask = (1 << _J_SHIFT) - 1
+    dead: dict[int, int] = {}  # (key, n, stage) packed -> largest failed slack
+    path: list = []
+    modes = [mode_at(lazy, n) for n in range(13)]
+
+    def close_options(key):
+        jused = key >> _J_SHIFT & 0xF
+        ymax = key >> _G_SHIFT & 0xF
+        total_y = key >> _Y_SHIFT & 0x3F
+        base = key & low_mask
+        if total_y == 0:
+            yield base | jused << _J_SHIFT, 0, 0
+            return
+        jleft = jtot - jused
+        if lazy:
+            cap = key >> _CAP_SHIFT & 7
+            for g in range(max(ymax, (total_y + 3) // 4), total_y + 1):
+                jg = 3 * g - total_y
+                if jg > jleft:
+                    break
+                if jg < 0:
+                    jg = 0
+                    g3 = 4 * g - total_y
+                else:
+                    g3 = g
+                cap2 = min(jtot, cap + g3)
+                yield ((base & ~(7 << _CAP_SHIFT)) | cap2 << _CAP_SHIFT
+                       | (jused + jg) << _J_SHIFT), g, jg
+            return
+        for jg in range(0, jleft + 1):
+            t = total_y + jg
+            g_lo = max(ymax, (t + 3) // 4)
+            if g_lo <= min(total_y, t // 3):
+                yield base | (jused + jg) << _J_SHIFT, g_lo, jg
+
+    def final_ok(key, slack) -> bool:
+        for c in range(4):
+            if not closable_at_end(key >> _SHIFT[c] & _MASK8):
+                return False
+        jused = key >> _J_SHIFT & 0xF
+        surplus = min(jtot - jused, key >> _CAP_SHIFT & 7) if lazy else 0
+        return jused + surplus >= jt and jtot - jused - surplus <= slack
+
+    def rec(n: int, c: int, key: int, slack: int) -> bool:
+        tag = (key << 8) | (n << 3) | c
+        if dead.get(tag, -1) >= slack:
+            return False
+        if c == 4:
+            for k2, g, jg in close_options(key):
+                if n == 12:
+                    if final_ok(k2, slack):
+                        path.append((g, jg, k2))
+                        return True
+                    continue
+                if rec(n + 1, 0, k2, slack):
+                    path.append((g, jg, k2))
+                    return True
+            dead[tag] = slack
+            return False
+        i = c * 13 + n
+        b = rack[i]
+        sh = _SHIFT[c]
+        msid = key >> sh & _MASK8
+        jused = key >> _J_SHIFT & 0xF
+        ymax = key >> _G_SHIFT & 0xF
+        base = key & ~(_MASK8 << sh)
+        for opt in colour_options(msid, table[i], b, jtot - jused, modes[n]):
+            new, y, j, u, recipe = opt
+            s2 = slack - (b - u)
+            if s2 < 0:
+                continue
+            k2 = (base | new << sh) + (j << _J_SHIFT) + (y << _Y_SHIFT)
+            if y > ymax:
+                k2 += (y - ymax) << _G_SHIFT
+            if lazy and new:
+                k2 = (k2 & ~(7 << _CAP_SHIFT)) | full_cap
+            if rec(n, c + 1, k2, s2):
+                path.append((opt, msid))
+                return True
+        dead[tag] = slack
+        return False
+
+    if not rec(0, 0, 0, budget):
+        return None
+    path.reverse()
+    steps = []
+    i = 0
+    score = 0
+    last = 0
+    for n in range(13):
+        per_colour = []
+        for c in range(4):
+            opt, msid = path[i]
+            i += 1
+            per_colour.append((opt, msid))
+            score += opt[3] * (BIG + n + 1)
+        g, jg, last = path[i]
+        i += 1
+        steps.append((g, jg, per_colour))
+    jused = last >> _J_SHIFT & 0xF
+    surplus = min(jtot - jused, last >> _CAP_SHIFT & 7) if lazy else 0
+    score += (jused + surplus - jt) * (BIG + JOKER_VALUE)
+    return Plan(score, jused + surplus, steps, surplus, lazy)
