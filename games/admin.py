@@ -93,3 +93,51 @@ class OutboxAdmin(ReadOnlyMixin, admin.ModelAdmin):
 @admin.register(Snapshot)
 class SnapshotAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("game", "version", "created_at")
+
+
+# --- workers: disputes, task states, standings events ------------------------------
+
+from .models import Dispute, StandingsEvent, TaskRun  # noqa: E402
+
+
+@admin.action(description="Queue the selected disputes again (failed or stuck)")
+def retry_disputes(modeladmin, request, queryset):
+    from .disputes import DisputeError, dispute_retry
+
+    queued = 0
+    for dispute in queryset:
+        try:
+            dispute_retry(dispute=dispute)
+            queued += 1
+        except DisputeError as exc:
+            modeladmin.message_user(request, str(exc), messages.WARNING)
+    modeladmin.message_user(request, f"{queued} dispute(s) queued")
+
+
+@admin.register(Dispute)
+class DisputeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("id", "game", "move_version", "kind", "opened_by_seat", "status", "verdict", "upheld",
+                    "attempts", "created_at", "finished_at")
+    list_filter = ("status", "kind", "upheld")
+    search_fields = ("game__id", "game__title", "verdict")
+    readonly_fields = ("game", "move_version", "kind", "opened_by_seat", "actor", "note", "claimed_table",
+                       "opened_version", "status", "attempts", "upheld", "verdict", "summary", "evidence",
+                       "resolved_version", "error", "created_at", "started_at", "finished_at")
+    actions = [retry_disputes]
+
+
+@admin.register(TaskRun)
+class TaskRunAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("key", "name", "status", "attempts", "started_at", "finished_at")
+    list_filter = ("status", "name")
+    search_fields = ("key",)
+    readonly_fields = ("key", "name", "status", "attempts", "result", "error", "created_at", "started_at",
+                       "finished_at")
+
+
+@admin.register(StandingsEvent)
+class StandingsEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("subject", "version", "type", "recorded_at", "actor")
+    list_filter = ("type",)
+    search_fields = ("subject",)
+    readonly_fields = ("subject", "version", "type", "payload", "digest", "actor", "recorded_at")

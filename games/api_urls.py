@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import api
+from . import api, api_disputes
 
 app_name = "games-api"
 
@@ -13,4 +13,8 @@ urlpatterns = [
     path("games/<int:game_id>/events/", api.GameEvents.as_view(), name="game-events"),
     path("games/<int:game_id>/record/", api.GameRecord.as_view(), name="game-record"),
     path("games/<int:game_id>/audit/", api.GameAudit.as_view(), name="game-audit"),
+    path("games/<int:game_id>/disputes/", api_disputes.GameDisputes.as_view(), name="game-disputes"),
+    path("disputes/<int:dispute_id>/", api_disputes.DisputeDetail.as_view(), name="dispute-detail"),
+    path("disputes/<int:dispute_id>/retry/", api_disputes.DisputeRetry.as_view(), name="dispute-retry"),
+    path("tasks/<str:key>/", api_disputes.TaskStateView.as_view(), name="task-state"),
 ]

@@ -177,3 +177,60 @@ def test_a_failing_resolution_is_marked_failed_with_the_error(played, monkeypatc
     outbox.drain()
     d.refresh_from_db()
     assert d.status == TaskState.DONE and d.attempts == 2 and not d.upheld
+
+
+# --- the API ---------------------------------------------------------------------
+
+def test_api_a_seat_opens_a_dispute_and_follows_its_state(played, api):
+    token = services.seat_take(game=played, index=0)
+    url = f"/api/games/{played.pk}/disputes/"
+    response = api.post(url, {"move_version": 2, "kind": "table_invalid", "note": "it was valid"},
+                        format="json", HTTP_AUTHORIZATION=f"Seat {token}")
+    assert response.status_code == 201, response.content
+    body = response.json()
+    assert body["status"] == "waiting" and body["opened_by"] == "seat:0" and body["verdict"] == ""
+    outbox.drain()
+    detail = api.get(f"/api/disputes/{body['id']}/", HTTP_AUTHORIZATION=f"Seat {token}").json()
+    assert detail["status"] == "done" and detail["verdict"] == "table_not_valid" and detail["upheld"]
+    assert detail["evidence"]["tiles"] == ["K1", "B5", "O9"]
+    anonymous = api.get(f"/api/disputes/{body['id']}/").json()
+    assert anonymous["verdict"] == "table_not_valid" and "hidden" in anonymous["evidence"]
+    listed = api.get(url).json()
+    assert [d["id"] for d in listed] == [body["id"]]
+
+
+def test_api_bad_disputes_are_clear_4xx(played, api, staff_api):
+    url = f"/api/games/{played.pk}/disputes/"
+    nobody = api.post(url, {"move_version": 2, "kind": "table_invalid"}, format="json")
+    assert nobody.status_code == 403 and "seat credential" in nobody.json()["detail"]
+    bad_kind = staff_api.post(url, {"move_version": 2, "kind": "vibes"}, format="json")
+    assert bad_kind.status_code == 400 and "vibes" in bad_kind.json()["detail"]
+    not_a_move = staff_api.post(url, {"move_version": 1, "kind": "table_invalid"}, format="json")
+    assert not_a_move.status_code == 400 and "not a move" in not_a_move.json()["detail"]
+    token = services.seat_take(game=played, index=1)
+    claimed = api.post(url, {"move_version": 5, "kind": "table_invalid", "claimed_table": ["R7"]},
+                       format="json", HTTP_AUTHORIZATION=f"Seat {token}")
+    assert claimed.status_code == 403 and "official" in claimed.json()["detail"]
+    assert not Dispute.objects.exists()
+    official = staff_api.post(url, {"move_version": 5, "kind": "table_invalid", "claimed_table": ["R7", "R8"]},
+                              format="json")
+    assert official.status_code == 201 and official.json()["opened_by"] == "official"
+
+
+def test_api_task_state_by_key(db, api):
+    from games.task_state import task_waiting
+
+    task_waiting("standings:tournament:9:round:1", "league.final_standings")
+    body = api.get("/api/tasks/standings:tournament:9:round:1/").json()
+    assert body["status"] == "waiting" and body["name"] == "league.final_standings"
+    assert api.get("/api/tasks/nothing/").status_code == 404
+
+
+def test_admin_lists_disputes_with_their_state(played, admin_client):
+    d = settle(played, move_version=2, kind="table_invalid")
+    page = admin_client.get("/admin/games/dispute/")
+    assert page.status_code == 200 and b"table_not_valid" in page.content
+    detail = admin_client.get(f"/admin/games/dispute/{d.pk}/change/")
+    assert detail.status_code == 200 and b"cannot be divided" in detail.content
+    assert admin_client.get("/admin/games/taskrun/").status_code == 200
+    assert admin_client.get("/admin/games/standingsevent/").status_code == 200
