@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 from typing import Any, Callable, Iterable
 
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
 from .models import Event, Game
@@ -149,9 +149,14 @@ def expected_hash(event: Event, prev_hash: str) -> str:
 def head(game_id: int) -> tuple[int, str]:
     """``(version, hash)`` of the stream's last event; ``(0, GENESIS_HASH)``
     for an empty stream."""
-    row = (Event.objects.filter(game_id=game_id).order_by("-version")
-           .values_list("version", "hash").first())
-    return row if row is not None else (0, GENESIS_HASH)
+    with connection.cursor() as cur:  # hot path: plain SQL, no query building
+        cur.execute(_HEAD_SQL, [game_id])
+        row = cur.fetchone()
+    return (row[0], row[1]) if row is not None else (0, GENESIS_HASH)
+
+
+_HEAD_SQL = (f"SELECT version, hash FROM {Event._meta.db_table} WHERE game_id = %s "
+             f"ORDER BY version DESC LIMIT 1")
 
 
 def append(game: Game | int, *, expected_version: int,

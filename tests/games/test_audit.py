@@ -19,8 +19,14 @@ def finished(new_game):
 
 
 def raw(sql, params):
+    """Run SQL behind the store's back (on PostgreSQL with the append-only
+    trigger switched off for the session, as only a superuser can)."""
     with connection.cursor() as cur:
+        if connection.vendor == "postgresql":
+            cur.execute("SET session_replication_role = replica")
         cur.execute(sql, params)
+        if connection.vendor == "postgresql":
+            cur.execute("SET session_replication_role = origin")
 
 
 def test_a_played_game_is_clean(finished):

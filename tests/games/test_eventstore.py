@@ -66,7 +66,11 @@ def test_events_refuse_update_and_delete(stream):
 def test_an_edited_payload_no_longer_matches_its_hash(stream):
     [row] = es.append(stream, expected_version=0, events=[("Noted", {"n": 1})])
     with connection.cursor() as cur:
+        if connection.vendor == "postgresql":  # behind the append-only trigger's back
+            cur.execute("SET session_replication_role = replica")
         cur.execute("UPDATE games_event SET payload = %s WHERE id = %s", ['{"n": 2}', row.pk])
+        if connection.vendor == "postgresql":
+            cur.execute("SET session_replication_role = origin")
     edited = Event.objects.get(pk=row.pk)
     assert es.expected_hash(edited, es.GENESIS_HASH) != edited.hash
 
