@@ -16,11 +16,17 @@ from .records import ReplayError, read_record, replay
 
 def _print_state(game, names: dict[int, str], out) -> None:
     view = game.view(None)
-    print(f"variant: {game.variant}   turns: {view['turn']}   pool: {view['pool_count']} tiles",
-          file=out)
+    describe = getattr(game, "describe", None)
+    if callable(describe):  # the family's own summary (contract rummy: hands, totals)
+        print(describe(), file=out)
+    else:
+        print(f"variant: {game.variant}   turns: {view['turn']}   pool: {view['pool_count']} tiles",
+              file=out)
     table = view.get("table", [])
     print(f"table ({len(table)} melds):", file=out)
     for meld in table:
+        if isinstance(meld, dict) and "cards" in meld:
+            meld = f"{' '.join(meld['cards'])}   ({meld.get('kind', 'meld')} of seat {meld.get('owner')})"
         print(f"  {meld}", file=out)
     racks = getattr(game, "rack", None)
     scores = game.scores()
@@ -30,6 +36,11 @@ def _print_state(game, names: dict[int, str], out) -> None:
         tiles = " ".join(str(t) for t in racks(seat)) if racks else "?"
         score = "" if scores is None else f"   score {scores[seat]:+d}"
         print(f"  {seat} {name}: {tiles or '(empty)'}{score}", file=out)
+    _print_result(game, names, out)
+
+
+def _print_result(game, names: dict[int, str], out) -> None:
+    scores = game.scores()
     if game.is_over:
         winners = getattr(game, "winners", [])
         reason = getattr(game, "end_reason", None)

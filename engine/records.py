@@ -284,6 +284,24 @@ def start_game(rec: GameRecord):
         raise RecordError(f"cannot start the game: {exc}") from None
 
 
+def _move_seat(move, game) -> int | None:
+    """The seat a parsed move is pushed for: its own ``seat`` where the
+    family's moves carry one (a buy by a player not on turn), else the seat
+    on turn."""
+    seat = getattr(move, "seat", None)
+    return seat if isinstance(seat, int) else game.to_move
+
+
+def _text_seat(text: str, game) -> int | None:
+    """The seat a move's text names in front (``"2 buy"``) when it is a seat
+    of the game, else the seat on turn: who to name when the text does not
+    parse."""
+    first = text.split(None, 1)[0] if text.strip() else ""
+    if first.isdigit() and int(first) < getattr(game, "players", 0):
+        return int(first)
+    return game.to_move
+
+
 def replay(rec: GameRecord, on_move: Callable | None = None, check_result: bool = True):
     """Start the game and push every move; returns the game.
     ``on_move(game, turn, move, outcome)`` is called after each push.
@@ -296,17 +314,18 @@ def replay(rec: GameRecord, on_move: Callable | None = None, check_result: bool 
     game = start_game(rec)
     names = rec.seats()
     for turn, (text, _, line) in enumerate(rec.moves, 1):
-        seat = game.to_move
-        who = names.get(seat) if seat is not None else None
+        seat = _text_seat(text, game)
+        move = None
         try:
             move = game.parse_move(text)
+            seat = _move_seat(move, game)
             outcome = game.push(move)
         except NotationError as exc:
-            raise ReplayError(str(exc), "notation", turn, seat, who, text, line) from None
+            raise ReplayError(str(exc), "notation", turn, seat, names.get(seat), text, line) from None
         except IllegalMoveError as exc:
-            raise ReplayError(str(exc), exc.rule, turn, seat, who, text, line) from None
+            raise ReplayError(str(exc), exc.rule, turn, seat, names.get(seat), text, line) from None
         except EngineError as exc:  # pragma: no cover - a family's other errors
-            raise ReplayError(str(exc), "error", turn, seat, who, text, line) from None
+            raise ReplayError(str(exc), "error", turn, seat, names.get(seat), text, line) from None
         if on_move is not None:
             on_move(game, turn, move, outcome)
     if check_result:
