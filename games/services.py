@@ -231,6 +231,21 @@ def state_from_stream(game: Game, *, use_snapshots: bool = True):
     return rebuild(events, seed=_seed(game, events)).state
 
 
+def _game_without_state(game_id: int) -> Game:
+    """The projection row without its (large) state column, read with plain
+    SQL (hot path; the state is loaded only on a cache miss).
+
+    :raises Game.DoesNotExist: no such game.
+    """
+    fields = [f for f in Game._meta.concrete_fields if f.name != "state"]
+    sql = (f"SELECT {', '.join(connection.ops.quote_name(f.column) for f in fields)} "
+           f"FROM {Game._meta.db_table} WHERE id = %s")
+    rows = list(Game.objects.raw(sql, [game_id]))
+    if not rows:
+        raise Game.DoesNotExist(f"no game {game_id}")
+    return rows[0]
+
+
 @dataclass(frozen=True)
 class MoveResult:
     version: int
@@ -263,7 +278,7 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
         raise BadRequest(f"expected_version must be a whole number, got {expected_version!r}", "bad-version")
     game_id = game if isinstance(game, int) else game.pk
     with transaction.atomic():
-        game = Game.objects.defer("state").get(pk=game_id)
+        game = _game_without_state(game_id)
         if game.is_over:
             raise GameIsOver(f"game {game.pk} is over; no more moves")
         if game.version != expected_version:
