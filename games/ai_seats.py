@@ -19,6 +19,8 @@ choose the same move, and only one of them can store it.
 from __future__ import annotations
 
 import logging
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterable
 
@@ -72,12 +74,33 @@ def player_for(game: Game, seat: int, level: str, version: int):
     return cls(f"ai:{game.pk}:{seat}:{version}")
 
 
-def ai_seat_to_move(game: Game) -> Seat | None:
-    """The AI seat whose turn it is in ``game`` (``None`` if the game is over
-    or a person is to move)."""
+_SEATS: "OrderedDict[tuple, dict[int, str]]" = OrderedDict()
+_SEATS_LOCK = threading.Lock()
+
+
+def _ai_seats(game: Game) -> dict[int, str]:
+    """``{seat index: AI level}`` of the game's AI seats. Seats never change
+    kind, so this is cached per process (keyed by id and creation time, so
+    a reused id never matches)."""
+    key = (game.pk, game.created_at)
+    with _SEATS_LOCK:
+        found = _SEATS.get(key)
+    if found is None:
+        found = dict(Seat.objects.filter(game_id=game.pk, kind=Seat.Kind.AI).values_list("index", "ai_level"))
+        with _SEATS_LOCK:
+            _SEATS[key] = found
+            while len(_SEATS) > 4096:
+                _SEATS.popitem(last=False)
+    return found
+
+
+def ai_seat_to_move(game: Game) -> tuple[int, str] | None:
+    """``(seat, level)`` of the AI seat whose turn it is in ``game``
+    (``None`` if the game is over or a person is to move)."""
     if game.is_over or game.to_move is None:
         return None
-    return Seat.objects.filter(game=game, index=game.to_move, kind=Seat.Kind.AI).first()
+    level = _ai_seats(game).get(game.to_move)
+    return None if level is None else (game.to_move, level)
 
 
 @outbox.on_events
@@ -112,29 +135,37 @@ def ai_seat_move(*, game_id: int, expected_version: int) -> AIMoveResult:
     :raises AISeatError: no AI player for the seat's family or level, or the
         engine refused the player's move (nothing stored).
     """
-    game = Game.objects.filter(pk=game_id).first()
+    game = Game.objects.defer("state").filter(pk=game_id).first()
     if game is None:
         return AIMoveResult("no-game", game_id, expected_version)
     if game.is_over:
         return AIMoveResult("game-over", game_id, game.version)
     if game.version != expected_version:
         return AIMoveResult("stale", game_id, game.version)
-    seat = ai_seat_to_move(game)
-    if seat is None:
+    turn = ai_seat_to_move(game)
+    if turn is None:
         return AIMoveResult("not-ai", game_id, game.version)
-    from .services import game_record_move, load_state
+    index, level = turn
+    from .services import STATE_CACHE, game_record_move, load_state
 
-    state = load_state(game)
-    player = player_for(game, seat.index, seat.ai_level, expected_version)
+    # The state this process left after its last move of this game, if it
+    # is still at that version; else from the projection.
+    state = STATE_CACHE.take(game, expected_version)
+    if state is None:
+        state = load_state(Game.objects.get(pk=game_id))
+    player = player_for(game, index, level, expected_version)
+    mark = (getattr(state, "turn", None), list(getattr(state, "rack_sizes", ())))
     move = str(player.choose(state))
-    level = seat.ai_level or DEFAULT_LEVEL
+    if mark == (getattr(state, "turn", None), list(getattr(state, "rack_sizes", ()))):
+        STATE_CACHE.put(game, expected_version, state)  # the player left it as it was
+    level = level or DEFAULT_LEVEL
     try:
         result = game_record_move(game=game_id, move=move, expected_version=expected_version,
-                                  seat=seat.index, actor=f"ai:{level}")
+                                  seat=index, actor=f"ai:{level}")
     except (ConcurrencyConflict, GameIsOver):
         return AIMoveResult("stale", game_id, expected_version)
     except MoveRefused as exc:
-        raise AISeatError(f"game {game_id} seat {seat.index} ({level}): the engine refused "
+        raise AISeatError(f"game {game_id} seat {index} ({level}): the engine refused "
                           f"the AI move {move!r}: {exc}") from None
     return AIMoveResult("moved", game_id, result.version, result.move)
 
@@ -146,7 +177,7 @@ def requeue_stalled(*, game_ids: Iterable[int] | None = None, idle_seconds: floa
     broker restarted without persistence). Duplicates are harmless. Returns
     how many were queued."""
     qs = Game.objects.filter(status=Game.Status.IN_PROGRESS, to_move__isnull=False).only(
-        "id", "family", "version", "to_move", "status")
+        "id", "family", "version", "to_move", "status", "created_at")
     if idle_seconds:
         from datetime import timedelta
 

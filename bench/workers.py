@@ -1,0 +1,165 @@
+"""AI moves per second through one Celery worker and through two.
+
+Real services: a private redis-server on a free port (started and stopped
+here) and PostgreSQL (``--database``, created and migrated if missing;
+never the test database). Workers are ``celery -A config worker -P solo``
+subprocesses; each run starts its workers, then creates ``--games`` games
+whose seats are all AI players and times until every game has ended. Each
+game is a chain of moves (one task per move, sent through the outbox), so
+two workers can only help by playing different games at once.
+
+    .venv/bin/python bench/workers.py                 # 6 games, 1 then 2 workers
+    .venv/bin/python bench/workers.py --games 10 --players 4
+
+Prints moves per second for each worker count and the ratio to one worker.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def ensure_database(url: str) -> None:
+    import psycopg
+
+    u = urlparse(url)
+    name = u.path.lstrip("/")
+    admin = url.replace(f"/{name}", "/postgres", 1)
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            conn.execute(f'CREATE DATABASE "{name}"')
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, check=True,
+                   env={**os.environ, "DATABASE_URL": url})
+
+
+def wait(predicate, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise SystemExit(f"timed out after {timeout:.0f} s waiting for {what}")
+        time.sleep(0.2)
+
+
+def start_redis(workdir: str) -> tuple[subprocess.Popen, str]:
+    import redis
+
+    port = free_port()
+    proc = subprocess.Popen(["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+                             "--appendonly", "no", "--dir", workdir],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+    def up():
+        try:
+            return redis.Redis(port=port, socket_connect_timeout=0.5).ping()
+        except redis.RedisError:
+            return False
+
+    wait(up, 15, "redis-server")
+    return proc, f"redis://127.0.0.1:{port}/0"
+
+
+def start_workers(n: int, env: dict, workdir: str) -> list[tuple[subprocess.Popen, Path]]:
+    out = []
+    for i in range(n):
+        log = Path(workdir) / f"worker{i}.log"
+        proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo",
+                                 "-l", "info", "-n", f"bench{i}@%h", "--without-gossip", "--without-mingle",
+                                 "--without-heartbeat"],
+                                cwd=ROOT, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
+                                start_new_session=True)
+        out.append((proc, log))
+    for proc, log in out:
+        wait(lambda: b" ready." in log.read_bytes() or proc.poll() is not None, 90, "a worker to start")
+        if proc.poll() is not None:
+            raise SystemExit(f"a worker exited:\n{log.read_text()[-2000:]}")
+    return out
+
+
+def stop(procs) -> None:
+    for proc, _ in procs:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGTERM)
+    for proc, _ in procs:
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+
+
+def run(n_workers: int, args, env: dict, workdir: str) -> tuple[int, float]:
+    from games import services
+    from games.models import Event, Game
+
+    workers = start_workers(n_workers, env, workdir)
+    try:
+        seats = [{"name": f"Bot {i}", "kind": "ai", "ai_level": args.level} for i in range(args.players)]
+        t0 = time.perf_counter()
+        games = [services.game_create(variant="sabra", players=args.players, seats=seats,
+                                      title=f"bench {n_workers} worker(s) #{i}") for i in range(args.games)]
+        ids = [g.pk for g in games]
+        wait(lambda: Game.objects.filter(pk__in=ids, status=Game.Status.FINISHED).count() == len(ids),
+             args.timeout, f"{len(ids)} games with {n_workers} worker(s)")
+        elapsed = time.perf_counter() - t0
+        moves = Event.objects.filter(game_id__in=ids, type="MoveRecorded").count()
+    finally:
+        stop(workers)
+    return moves, elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--database", default=os.environ.get(
+        "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/tablekeeper_bench_workers"))
+    parser.add_argument("--games", type=int, default=6)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--level", default="random")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--timeout", type=float, default=600)
+    args = parser.parse_args()
+
+    ensure_database(args.database)
+    workdir = tempfile.mkdtemp(prefix="bench-workers-")
+    redis_proc, broker = start_redis(workdir)
+    try:
+        os.environ.update(DATABASE_URL=args.database, CELERY_BROKER_URL=broker, CELERY_RESULT_BACKEND="",
+                          DJANGO_SETTINGS_MODULE="config.settings")
+        sys.path.insert(0, str(ROOT))
+        import django
+
+        django.setup()
+        env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
+        env.update(LOG_LEVEL="WARNING", DB_CONN_MAX_AGE="60")
+        print(f"{args.games} games of {args.players} AI seats ({args.level}) per run; "
+              f"PostgreSQL {args.database}; Redis {broker}")
+        results = {}
+        for n in args.workers:
+            moves, elapsed = run(n, args, env, workdir)
+            results[n] = moves / elapsed
+            print(f"{n} worker(s): {moves} AI moves in {elapsed:.1f} s = {results[n]:.1f} moves/s")
+        base = results[args.workers[0]]
+        for n in args.workers[1:]:
+            print(f"ratio {n} workers / {args.workers[0]}: {results[n] / base:.2f}x")
+    finally:
+        redis_proc.terminate()
+        redis_proc.wait(10)
+
+
+if __name__ == "__main__":
+    main()
