@@ -137,7 +137,11 @@ def run_backend(n_games: int) -> dict:
 
 
 def child(url: str, n_games: int) -> dict:
-    env = dict(os.environ, DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings")
+    import secrets
+
+    # production mode: DEBUG off (Django records every query when it is on)
+    env = dict(os.environ, DATABASE_URL=url, DJANGO_SETTINGS_MODULE="config.settings", DEBUG="0",
+               SECRET_KEY=secrets.token_urlsafe(50), ALLOWED_HOSTS="localhost")
     env.pop("CELERY_BROKER_URL", None)
     proc = subprocess.run([sys.executable, __file__, "--child", "--games", str(n_games)],
                           env=env, cwd=ROOT, capture_output=True, text=True)
