@@ -97,3 +97,25 @@ def test_no_seat_sees_another_rack_or_the_pool_in_a_whole_game(api):
     assert checked > 50
     final = api.get(f"/api/games/{gid}/view/", **auth[0]).json()
     assert final["view"]["is_over"] and "racks" in final["view"]
+
+
+def test_bad_sabra_moves_are_refused_by_name_and_store_nothing(api):
+    created = api.post("/api/games/", {"variant": "sabra", "players": 2}, format="json").json()
+    gid = created["id"]
+    token = api.post(f"/api/games/{gid}/seats/0/", {}, format="json").json()["token"]
+    rack = services.load_state(Game.objects.get(pk=gid)).view(0)["rack"]
+    absent = next(f"{c}{n}" for c in "KRBO" for n in range(1, 14) if f"{c}{n}" not in rack)
+    cases = [
+        ("play X7 -> [X7 X8 X9]", "notation", "unknown tile 'X7'"),
+        ("fly", "notation", "unknown move 'fly'"),
+        (f"play {absent} -> [{absent}]", None, ""),
+    ]
+    for move, code, message in cases:
+        response = api.post(f"/api/games/{gid}/moves/", {"move": move, "expected_version": 1}, format="json",
+                            HTTP_AUTHORIZATION=f"Seat {token}")
+        assert response.status_code == 400, (move, response.content)
+        body = response.json()
+        if code:
+            assert body["error"] == code and message in body["detail"], body
+        assert body["detail"], body
+        assert Event.objects.filter(game_id=gid).count() == 1
