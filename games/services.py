@@ -24,7 +24,7 @@ from engine.registry import find_variant
 
 from . import eventstore as es
 from . import outbox
-from .errors import BadRequest, GameIsOver, MoveRefused, NotYourSeat, SeatTaken
+from .errors import BadRequest, GameIsOver, GameServiceError, MoveRefused, NotYourSeat, SeatTaken
 from .models import Event, Game, Seat, SeedSecret, Snapshot
 from .replay import rebuild, seed_sha256
 
@@ -269,8 +269,11 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
 
     :raises ConcurrencyConflict: the game is not at ``expected_version``.
     :raises GameIsOver: the game has ended.
-    :raises NotYourSeat: ``seat`` is not the seat to move.
-    :raises MoveRefused: malformed or illegal move (nothing stored).
+    :raises NotYourSeat: the move names a seat other than ``seat``.
+    :raises MoveRefused: malformed or illegal move, or ``seat`` may not move
+        now (nothing stored). Where the engine has ``may_act(seat)`` (seats
+        off turn may buy), that decides who may move, and a move that names
+        no seat is ``seat``'s own.
     """
     if not isinstance(move, str) or not move.strip():
         raise MoveRefused("the move is empty: send its text in the move notation", "notation")
@@ -288,15 +291,26 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
             state = load_state(game)
         cached_at = game.version
         mover = state.to_move
-        if seat is not None and seat != mover:
+        may_act = getattr(state, "may_act", None)  # families where seats off turn move (buys)
+        if seat is not None and not callable(may_act) and seat != mover:
             STATE_CACHE.put(game, cached_at, state)
             raise MoveRefused(f"it is seat {mover}'s turn, not seat {seat}'s", "not-your-turn")
         try:
             parsed = state.parse_move(move)
+            if seat is not None:
+                parsed = _bind_seat(state, parsed, seat, mover)
         except NotationError as exc:
             STATE_CACHE.put(game, cached_at, state)
             raise MoveRefused(str(exc), "notation") from None
+        except GameServiceError:
+            STATE_CACHE.put(game, cached_at, state)
+            raise
+        # "seat" is the seat on turn (what the audit replays against); a move
+        # by a seat off turn (a buy) names that seat in its text and in "by"
         payload: dict[str, Any] = {"seat": mover}
+        own_seat = getattr(parsed, "seat", None)
+        if isinstance(own_seat, int) and own_seat != mover:
+            payload["by"] = own_seat
         try:
             outcome = state.push(parsed)
             payload.update(move=str(parsed), outcome=outcome.kind)
@@ -326,6 +340,40 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
                       game_over=state.is_over, penalty_for=refused["move"] if refused else None,
                       rule=refused["rule"] if refused else None,
                       message=refused["message"] if refused else "")
+
+
+def _bind_seat(state, parsed, seat: int, mover: int | None):
+    """``parsed`` as a move of ``seat`` (the caller's seat), checked against
+    who may act now.
+
+    In families whose moves name their seat (contract rummy: ``2 buy``), a
+    move that names no seat is bound to the caller's seat, and one naming
+    another seat is refused; who may act is the engine's ``may_act(seat)``
+    (the player on turn, a buyer inside the buy window, ...), else the seat
+    on turn. A seat that may not act is refused with the engine's own rule
+    (``buy-window-closed``, ``not-your-turn`` ...), found by trying the move
+    on a copy of the state.
+
+    :raises NotYourSeat: the move names another seat.
+    :raises MoveRefused: ``seat`` may not act now.
+    """
+    import copy
+    import dataclasses
+
+    own = getattr(parsed, "seat", None)
+    if isinstance(own, int) and own != seat:
+        raise NotYourSeat(f"the move {str(parsed)!r} is for seat {own}; this credential acts for seat {seat}")
+    if own is None and dataclasses.is_dataclass(parsed) and any(
+            f.name == "seat" for f in dataclasses.fields(parsed)):
+        parsed = dataclasses.replace(parsed, seat=seat)
+    may_act = getattr(state, "may_act", None)
+    if not callable(may_act) or may_act(seat):
+        return parsed
+    try:
+        copy.deepcopy(state).push(parsed)
+    except IllegalMoveError as exc:
+        raise MoveRefused(str(exc), exc.rule) from None
+    raise MoveRefused(f"seat {seat} may not move now (seat {mover} is on turn)", "not-your-turn")
 
 
 def game_append_event(*, game: Game | int, expected_version: int, type: str,

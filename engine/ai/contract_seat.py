@@ -1,0 +1,89 @@
+"""One contract rummy AI move at a time, for a seat that may act now.
+
+:func:`engine.ai.contract_player.play_turn` drives a whole turn of every
+seat at once; a server that records one move per request (an AI seat among
+people) asks instead "what does this seat do now?". :class:`ContractSeatPlayer`
+answers with the same policy, move by move: a seat off turn buys the top
+discard when :meth:`ContractPlayer.wants_buy` says so (else it has nothing to
+do: ``None``); the seat on turn draws, answers a buy request, goes down,
+lays off and discards as :class:`ContractPlayer` would. A go-down or lay-off
+the rules refuse (the player's going-out checks are a dry run, not the
+rules) is tried on a copy first and dropped for the discard, as
+``play_turn`` does.
+
+Like every engine AI it reads only what its seat may see: its own hand and
+the public state (the discards each player took are public).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Iterable
+
+from ..contract import ContractGame, Move
+from ..errors import IllegalMoveError
+from .contract_player import ContractPlayer
+
+
+class ContractSeatPlayer:
+    """The contract AI as a seat of a server: ``choose(game, seat)``.
+
+    ``seed`` is accepted for the interface every AI level shares (the policy
+    is deterministic: the same position gives the same move).
+    """
+
+    def __init__(self, seed: str = ""):
+        self.seed = seed
+
+    def choose(self, game: ContractGame, seat: int | None = None) -> Move | None:
+        """The move ``seat`` makes now (``None``: the seat on turn), or
+        ``None`` when a seat off turn does not want to act (it buys only).
+        Does not change ``game``.
+
+        :raises ValueError: the game is over, or no such seat.
+        """
+        if game.is_over:
+            raise ValueError("the game is over")
+        if seat is None:
+            seat = game.active
+        if not (isinstance(seat, int) and 0 <= seat < game.n):
+            raise ValueError(f"no seat {seat!r} at a table of {game.n}")
+        player = ContractPlayer(seat)
+        if seat != game.active:
+            return Move("buy", seat) if player.wants_buy(game) else None
+        if game.phase == "draw":
+            return player.draw_move(game)
+        # the discard taken this turn is kept (never thrown straight back)
+        if game.took and game.picked[seat]:
+            player.taken = game.picked[seat][-1]
+        move = player.play_moves(game)
+        if move is not None:
+            try:
+                copy.deepcopy(game).push(move)
+                return move
+            except IllegalMoveError:      # e.g. it would go out too early
+                pass
+        return player.discard_move(game)
+
+
+def next_ai_move(game: ContractGame, seats: Iterable[int],
+                 player: ContractSeatPlayer | None = None) -> Move | None:
+    """The first move one of the AI ``seats`` makes now, or ``None``.
+
+    Seats off turn that may buy go first (in playing order after the seat on
+    turn, the order the rules give priority in), so that they ask before the
+    seat on turn draws and closes the buy window; then the seat on turn.
+    """
+    if game.is_over:
+        return None
+    player = player or ContractSeatPlayer()
+    ai = set(seats)
+    active = game.active
+    for s in game.pending_actors():
+        if s != active and s in ai:
+            move = player.choose(game, s)
+            if move is not None:
+                return move
+    if active in ai:
+        return player.choose(game, active)
+    return None
