@@ -130,3 +130,25 @@ class TaskStateView(APIView):
         if state is None:
             raise NotFound(f"no task {key!r}")
         return Response(state)
+
+
+class StandingsOutSerializer(serializers.Serializer):
+    subject = serializers.CharField()
+    version = serializers.IntegerField()
+    type = serializers.CharField()
+    recorded_at = serializers.CharField()
+    payload = serializers.JSONField()
+
+
+class StandingsLatest(APIView):
+    @extend_schema(responses={200: StandingsOutSerializer, **ERRORS},
+                   summary="The latest recorded standings of a subject (tournament:3, tournament:3:round:2, "
+                           "league:1, club:2), with its version")
+    def get(self, request, subject: str):
+        from .models import StandingsEvent
+
+        event = StandingsEvent.objects.filter(subject=subject).order_by("-version").first()
+        if event is None:
+            raise NotFound(f"no standings recorded for {subject!r}")
+        return Response({"subject": event.subject, "version": event.version, "type": event.type,
+                         "recorded_at": event.recorded_at.isoformat(), "payload": event.payload})

@@ -17,4 +17,5 @@ urlpatterns = [
     path("disputes/<int:dispute_id>/", api_disputes.DisputeDetail.as_view(), name="dispute-detail"),
     path("disputes/<int:dispute_id>/retry/", api_disputes.DisputeRetry.as_view(), name="dispute-retry"),
     path("tasks/<str:key>/", api_disputes.TaskStateView.as_view(), name="task-state"),
+    path("standings/<str:subject>/", api_disputes.StandingsLatest.as_view(), name="standings-latest"),
 ]

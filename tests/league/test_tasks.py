@@ -93,3 +93,19 @@ def test_standings_of_an_open_round_are_refused(make_tournament):
         handlers.final_standings_record(tournament_id=tournament.pk, round_number=1)
     state = TaskRun.objects.get(key=handlers.standings_key(tournament.pk, 1))
     assert state.status == "failed" and "not closed" in state.error
+
+
+def test_recorded_standings_are_served_by_the_api(make_tournament, client):
+    tournament = make_tournament(3, rounds=1, table_size=3)
+    rnd = services.round_seat(tournament=tournament, seed="s")
+    for game in TableGame.objects.filter(table__round=rnd):
+        services.result_record_score_sheet(game=game, racks=["", "R5 K5", "B13"])
+    services.round_close(round=rnd)
+    outbox.drain()
+    body = client.get(f"/api/standings/tournament:{tournament.pk}/").json()
+    assert body["type"] == "FinalStandings" and body["version"] == 1
+    assert [r["player"] for r in body["payload"]["standings"]] == \
+        [s.player for s in selectors.tournament_standings(tournament)]
+    task = client.get(f"/api/tasks/{handlers.standings_key(tournament.pk, 1)}/").json()
+    assert task["status"] == "done" and task["result"]["written"]
+    assert client.get("/api/standings/tournament:999999/").status_code == 404
