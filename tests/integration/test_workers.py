@@ -80,12 +80,13 @@ def test_a_tournament_with_ai_seats_is_played_to_the_end_by_a_worker(workers, wa
 
 def test_a_worker_killed_mid_game_and_another_started_finish_every_game(workers, wait):
     first = workers("w1")
-    games = [ai_game() for _ in range(3)]
+    games = [ai_game() for _ in range(2)]
 
     def played_enough():
         return Event.objects.filter(game__in=games, type="MoveRecorded").count() >= 20
 
     wait(played_enough, 120, "20 moves from the first worker")
+    assert b"games.ai_move" in first.log.read_bytes()
     first.kill(signal.SIGKILL)
     at_kill = {g.pk: Game.objects.get(pk=g.pk).version for g in games}
     assert not all(Game.objects.get(pk=g.pk).is_over for g in games), "nothing left to play after the kill"
