@@ -103,3 +103,45 @@ def test_requeue_stalled_queues_only_games_waiting_on_an_ai_seat():
     OutboxMessage.objects.all().delete()
     assert ai_seats.requeue_stalled() == 1 and ai_seats.requeue_stalled(idle_seconds=3600) == 0
     assert list(OutboxMessage.objects.values_list("args", flat=True)) == [[waiting.pk, 1]]
+
+
+@pytest.mark.django_db
+def test_the_task_retries_an_operational_error_and_then_moves(monkeypatch):
+    from django.db import OperationalError
+
+    from games import tasks
+
+    game = sabra(kinds=("ai", "human"))
+    calls = []
+    original = ai_seats.ai_seat_move
+
+    def flaky(**kw):
+        calls.append(kw)
+        if len(calls) == 1:
+            raise OperationalError("server closed the connection unexpectedly")
+        return original(**kw)
+
+    monkeypatch.setattr(ai_seats, "ai_seat_move", flaky)
+    result = tasks.ai_move.apply(args=[game.pk, 1])
+    assert result.successful(), result.result
+    assert len(calls) == 2 and result.result["status"] == "moved"
+    assert game.events.filter(type="MoveRecorded").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_refused_ai_move_fails_the_task_and_stores_nothing(monkeypatch):
+    from games import tasks
+
+    game = sabra(kinds=("ai", "human"))
+
+    class Cheater:
+        def __init__(self, seed):
+            pass
+
+        def choose(self, state):
+            return "play R1 R2 R3 -> [R1 R2 R3]"
+
+    monkeypatch.setattr(ai_seats, "_levels", lambda family: {"random": Cheater})
+    result = tasks.ai_move.apply(args=[game.pk, 1])
+    assert result.failed() and "refused the AI move" in str(result.result)
+    assert game.events.count() == 1
