@@ -85,6 +85,8 @@ class TournamentForm(forms.ModelForm):
             else:
                 data["family"] = cls.family
                 data["variant"] = cls.variant
+                if not data.get("tiebreaks"):
+                    data["tiebreaks"] = services.default_precedence(cls.family)
                 if not cls.min_players <= (data.get("table_size") or 0) <= cls.max_players:
                     self.add_error("table_size", f"{cls.variant} takes {cls.min_players} to "
                                                  f"{cls.max_players} players at a table")
@@ -225,14 +227,17 @@ class TournamentAdmin(admin.ModelAdmin):
         tournament = game.table.round.tournament
         seats = list(game.table.seats.select_related("entry__player").order_by("position"))
         current = game.results.filter(status=Result.Status.CONFIRMED).first()
-        form = ScoreSheetForm(request.POST or None, seats=seats, current=current)
+        contract = tournament.family == "contract"
+        form_class = ContractScoreSheetForm if contract else ScoreSheetForm
+        form = form_class(request.POST or None, seats=seats, current=current)
         if request.method == "POST" and form.is_valid():
             if not self.has_change_permission(request, tournament):
                 form.add_error(None, "You may not change this tournament.")
             else:
+                sheet = {"hands": form.hands()} if contract else {"racks": form.racks()}
                 try:
                     services.result_record_score_sheet(
-                        game=game, racks=form.racks(), actor=request.user.get_username(),
+                        game=game, **sheet, actor=request.user.get_username(),
                         correction=current is not None)
                 except LeagueError as exc:
                     form.add_error(None, str(exc))
@@ -267,6 +272,31 @@ class ScoreSheetForm(forms.Form):
 
     def racks(self) -> list[str]:
         return [self.cleaned_data.get(f"rack_{s.position}", "") for s in self.seats]
+
+
+class ContractScoreSheetForm(forms.Form):
+    """Contract rummy: one field per hand and seat, the cards that seat had
+    left when the hand ended (empty: went out)."""
+
+    def __init__(self, *args, seats, current=None, **kwargs):
+        from engine.contract import HANDS, contract_text
+
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        self.hand_count = HANDS
+        kept = current.event.payload.get("hands") if current is not None else None
+        for h in range(HANDS):
+            for seat in seats:
+                initial = kept[h][seat.position] if kept else ""
+                self.fields[f"hand_{h + 1}_{seat.position}"] = forms.CharField(
+                    label=f"Hand {h + 1} ({contract_text(h)}), seat {seat.position + 1}: {seat}",
+                    required=False, initial=initial,
+                    help_text="cards left, e.g. KD 7H JK; empty for the player who went out")
+        self.correction = current is not None
+
+    def hands(self) -> list[list[str]]:
+        return [[self.cleaned_data.get(f"hand_{h + 1}_{s.position}", "") for s in self.seats]
+                for h in range(self.hand_count)]
 
 
 @admin.register(Round)

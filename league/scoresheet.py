@@ -108,3 +108,74 @@ def score_sheet(racks: Sequence[str], *, seats: int, variant: str = "sabra",
                        scores=scores, winners=winners,
                        ending="out" if winner is not None else "pool-empty",
                        joker_value=joker_value)
+
+
+# --- contract rummy ---------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ContractSheetResult:
+    """A contract rummy game's score sheet, read and scored.
+
+    ``hands[h][s]`` is the canonical text of the cards seat ``s`` had left
+    after hand ``h + 1`` (empty: went out), ``points[h][s]`` what they count,
+    ``totals[s]`` the game's points (fewer is better), ``scores`` the league
+    scores (``-totals``: more is better, as for a game recorded from its
+    stream) and ``winners`` the seats with the fewest points.
+    """
+
+    hands: list[list[str]]
+    points: list[list[int]]
+    totals: list[int]
+    scores: list[int]
+    winners: list[int]
+
+
+def contract_score_sheet(hands: Sequence[Sequence[str]], *, seats: int,
+                         variant: str = "contract", rules: dict | None = None
+                         ) -> ContractSheetResult:
+    """Read and score a contract rummy score sheet with the engine's scoring
+    (:func:`engine.contract.score_hands`): one line per hand (seven), each
+    with the cards every seat had left, in seat order (``"KD 7H JK"``;
+    empty for the player who went out).
+
+    :raises ScoreSheetError: not seven hands, a hand without one entry per
+        seat, a token that is not a card (named with its hand and seat), two
+        players out in one hand, more copies of a card than the pack holds,
+        or rule options the engine refuses.
+    """
+    from engine.cards import cards_text, parse_cards, sort_key
+    from engine.contract import HANDS, ContractRules, contract_text, score_hands
+
+    _, ruleset = _ruleset(variant, rules)
+    if not isinstance(ruleset, ContractRules):
+        raise ScoreSheetError(f"{variant} is not a contract rummy variant")
+    if isinstance(hands, str) or len(hands) != HANDS:
+        got = "text" if isinstance(hands, str) else f"{len(hands)} hands"
+        raise ScoreSheetError(f"a contract game is {HANDS} hands: give one line per hand "
+                              f"({HANDS}), got {got}")
+    parsed = []
+    for h, line in enumerate(hands, 1):
+        if isinstance(line, str) or len(line) != seats:
+            got = "one text" if isinstance(line, str) else f"{len(line)} entries"
+            raise ScoreSheetError(f"hand {h} ({contract_text(h - 1)}): expected {seats} entries "
+                                  f"(one per seat), got {got}")
+        row = []
+        for s, text in enumerate(line):
+            try:
+                row.append(sorted(parse_cards(text or ""), key=sort_key))
+            except EngineError as exc:
+                raise ScoreSheetError(f"hand {h}, seat {s + 1}: {exc}") from None
+        out = [s + 1 for s, cards in enumerate(row) if not cards]
+        if len(out) > 1:
+            raise ScoreSheetError(f"hand {h}: seats {', '.join(map(str, out))} all have no cards "
+                                  "left: only one player goes out in a hand")
+        parsed.append(row)
+    try:
+        points = score_hands(parsed, ruleset, players=seats)
+    except EngineError as exc:
+        raise ScoreSheetError(str(exc)) from None
+    totals = [sum(p[s] for p in points) for s in range(seats)]
+    low = min(totals)
+    return ContractSheetResult(hands=[[cards_text(c) for c in row] for row in parsed],
+                               points=points, totals=totals, scores=[-t for t in totals],
+                               winners=[s for s, t in enumerate(totals) if t == low])

@@ -31,6 +31,20 @@ class LeagueError(ValueError):
     """Something an official can fix: the message says what."""
 
 
+# Contract rummy results are stored as league scores = minus the game's
+# points (more is better, as in Rummikub), so every metric orders them the
+# right way round; "penalty" (points lost, fewer is better) is then the
+# game's points themselves. A contract tournament without its own tie-breaks
+# ranks by games won, then fewest points, then head-to-head.
+CONTRACT_PRECEDENCE = ("wins", "penalty", "h2h")
+
+
+def default_precedence(family: str) -> list[str]:
+    """The tie-breaks a new tournament of ``family`` gets when none are
+    chosen (an empty list: the league's default)."""
+    return list(CONTRACT_PRECEDENCE) if family == "contract" else []
+
+
 # --- people and entries -----------------------------------------------------------
 
 def tournament_enter(*, tournament: Tournament, player: Player,
@@ -151,7 +165,8 @@ def round_close(*, round: Round) -> Round:
 
 # --- results ---------------------------------------------------------------------
 
-def result_record_score_sheet(*, game: TableGame, racks: Sequence[str],
+def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
+                              hands: Sequence[Sequence[str]] | None = None,
                               actor: str = "", correction: bool = False) -> Result:
     """Record a game played on a real table from the tiles left on each rack
     (one text per seat position, empty for the player who went out).
@@ -160,14 +175,26 @@ def result_record_score_sheet(*, game: TableGame, racks: Sequence[str],
     joker's value among them); the scores must sum to zero. A correction is
     a new event superseding the result in force.
 
-    :raises LeagueError: a bad sheet (unknown tile, wrong number of racks,
-        too many copies of a tile, ...), a result already recorded when this
+    Contract rummy takes ``hands`` instead: seven lines (one per hand), each
+    with the cards every seat had left, in seat order (empty: went out). The
+    engine scores each hand; the fewest points win; the league scores are
+    the points negated (more is better, as for a game recorded from its
+    stream), the points themselves kept in the event (``raw_scores``).
+
+    :raises LeagueError: a bad sheet (unknown tile or card, wrong number of
+        racks or hands, too many copies of a tile, ...), racks for a contract
+        game or hands for a Rummikub one, a result already recorded when this
         is not a correction, or no result to correct.
     """
     tournament = game.table.round.tournament
+    if tournament.family == "contract":
+        return _record_contract_sheet(game=game, hands=hands, racks=racks, actor=actor,
+                                      correction=correction)
     if tournament.family != "rummikub":
-        raise LeagueError(f"{game}: score sheets take Rummikub racks; a {tournament.family} "
-                          "game is recorded from its move log")
+        raise LeagueError(f"{game}: score sheets take Rummikub racks or contract rummy hands; "
+                          f"a {tournament.family} game is recorded from its move log")
+    if hands is not None:
+        raise LeagueError(f"{game}: a Rummikub score sheet gives the racks, not hands")
     seats = game.table.seats.count()
     try:
         sheet = score_sheet(racks, seats=seats, variant=tournament.variant,
@@ -177,6 +204,27 @@ def result_record_score_sheet(*, game: TableGame, racks: Sequence[str],
     payload = {"source": "score_sheet", "racks": sheet.racks, "ending": sheet.ending,
                "scores": sheet.scores, "winners": sheet.winners,
                "joker_value": sheet.joker_value}
+    return _append_result(game=game, payload=payload, actor=actor, correction=correction)
+
+
+def _record_contract_sheet(*, game: TableGame, hands, racks, actor: str,
+                           correction: bool) -> Result:
+    from .scoresheet import contract_score_sheet
+
+    tournament = game.table.round.tournament
+    if hands is None:
+        raise LeagueError(f"{game}: racks given, but only Rummikub score sheets take Rummikub "
+                          "racks; a contract rummy sheet gives the cards each seat had left "
+                          "in every hand (seven lines of one entry per seat)")
+    if racks:
+        raise LeagueError(f"{game}: give the contract sheet's hands only, not racks")
+    try:
+        sheet = contract_score_sheet(hands, seats=game.table.seats.count(),
+                                     variant=tournament.variant, rules=tournament.rules)
+    except ScoreSheetError as exc:
+        raise LeagueError(f"{game}: {exc}") from None
+    payload = {"source": "score_sheet", "hands": sheet.hands, "points": sheet.points,
+               "raw_scores": sheet.totals, "scores": sheet.scores, "winners": sheet.winners}
     return _append_result(game=game, payload=payload, actor=actor, correction=correction)
 
 
