@@ -109,3 +109,11 @@ def test_recorded_standings_are_served_by_the_api(make_tournament, client):
     task = client.get(f"/api/tasks/{handlers.standings_key(tournament.pk, 1)}/").json()
     assert task["status"] == "done" and task["result"]["written"]
     assert client.get("/api/standings/tournament:999999/").status_code == 404
+
+
+def test_the_autoplay_command_names_a_bad_slug(make_tournament):
+    from django.core.management import CommandError, call_command
+
+    make_tournament(3, name="Known night")
+    with pytest.raises(CommandError, match="no tournament with slug 'nope' \\(known: known-night\\)"):
+        call_command("autoplay", "nope")
