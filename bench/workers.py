@@ -9,7 +9,9 @@ game is a chain of moves (one task per move, sent through the outbox), so
 two workers can only help by playing different games at once.
 
     .venv/bin/python bench/workers.py                 # 6 games, 1 then 2 workers
-    .venv/bin/python bench/workers.py --games 10 --players 4
+    .venv/bin/python bench/workers.py --games 10 --players 4 --repeat 2
+
+The machine is shared: run with ``--repeat`` for a steadier ratio.
 
 Prints moves per second for each worker count and the ratio to one worker.
 """
@@ -19,6 +21,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import statistics
 import socket
 import subprocess
 import sys
@@ -131,6 +134,8 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--level", default="random")
     parser.add_argument("--workers", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs per worker count, in alternating order (1 2 2 1 ...); the median is compared")
     parser.add_argument("--timeout", type=float, default=600)
     args = parser.parse_args()
 
@@ -148,14 +153,18 @@ def main() -> None:
         env.update(LOG_LEVEL="WARNING", DB_CONN_MAX_AGE="60")
         print(f"{args.games} games of {args.players} AI seats ({args.level}) per run; "
               f"PostgreSQL {args.database}; Redis {broker}")
-        results = {}
-        for n in args.workers:
-            moves, elapsed = run(n, args, env, workdir)
-            results[n] = moves / elapsed
-            print(f"{n} worker(s): {moves} AI moves in {elapsed:.1f} s = {results[n]:.1f} moves/s")
+        rates: dict[int, list[float]] = {n: [] for n in args.workers}
+        for r in range(args.repeat):
+            order = args.workers if r % 2 == 0 else list(reversed(args.workers))
+            for n in order:
+                moves, elapsed = run(n, args, env, workdir)
+                rates[n].append(moves / elapsed)
+                print(f"{n} worker(s): {moves} AI moves in {elapsed:.1f} s = {moves / elapsed:.1f} moves/s")
+        results = {n: statistics.median(v) for n, v in rates.items()}
         base = results[args.workers[0]]
-        for n in args.workers[1:]:
-            print(f"ratio {n} workers / {args.workers[0]}: {results[n] / base:.2f}x")
+        for n in args.workers:
+            print(f"median {n} worker(s): {results[n]:.1f} moves/s; ratio to {args.workers[0]}: "
+                  f"{results[n] / base:.2f}x")
     finally:
         redis_proc.terminate()
         redis_proc.wait(10)
