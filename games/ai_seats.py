@@ -44,12 +44,37 @@ class AISeatError(Exception):
 
 def _levels(family: str) -> dict[str, type]:
     """The AI levels the engine offers for ``family`` (name -> class with
-    ``choose(game) -> move``)."""
+    ``choose(game) -> move``; in families where seats off turn may act,
+    ``choose(game, seat) -> move or None``)."""
     if family == "rummikub":
         from engine.ai import LEVELS
 
         return dict(LEVELS)
+    if family == "contract":
+        from engine.ai.contract_seat import ContractSeatPlayer
+
+        return {"standard": ContractSeatPlayer}
     return {}
+
+
+# The level a seat without one plays at, where the family has no "random".
+FAMILY_DEFAULT_LEVEL = {"contract": "standard"}
+
+
+def default_level(family: str) -> str:
+    """The AI level seats of ``family`` play at when none is given."""
+    return FAMILY_DEFAULT_LEVEL.get(family, DEFAULT_LEVEL)
+
+
+def _acts_off_turn(variant: str) -> bool:
+    """Whether seats not on turn may move in ``variant`` (contract rummy's
+    buys): the engine then says who may act (``pending_actors``)."""
+    from engine.registry import find_variant
+
+    try:
+        return callable(getattr(find_variant(variant), "pending_actors", None))
+    except ValueError:
+        return False
 
 
 def available_levels(family: str) -> list[str]:
@@ -66,7 +91,7 @@ def player_for(game: Game, seat: int, level: str, version: int):
     levels = _levels(game.family)
     if not levels:
         raise AISeatError(f"the {game.family} family has no AI players yet")
-    name = level or DEFAULT_LEVEL
+    name = level or default_level(game.family)
     cls = levels.get(name)
     if cls is None:
         raise AISeatError(f"unknown AI level {name!r} for {game.family} "
@@ -107,10 +132,30 @@ def ai_seat_to_move(game: Game) -> tuple[int, str] | None:
 def queue_ai_turn(game: Game, events) -> Iterable[outbox.Message]:
     """Outbox handler: after any events, queue ``games.ai_move`` when an AI
     seat is to move and its family has AI players."""
-    seat = ai_seat_to_move(game)
-    if seat is None or not _levels(game.family):
+    if not _levels(game.family):
         return
+    seat = ai_seat_to_move(game)
+    if seat is None and not (not game.is_over and _ai_seats(game) and _acts_off_turn(game.variant)):
+        return  # (AI seats off turn may buy: the task asks them and may find nothing to do)
     yield outbox.Message(TASK, [game.pk, game.version])
+
+
+def _choose_off_turn(game: Game, state, seats: dict[int, str], version: int):
+    """``(seat, level, move)`` of the first AI seat that acts now in a game
+    where seats off turn may move, or ``None``: the AI seats off turn that
+    may act (buyers) in playing order first, then the seat on turn."""
+    active = state.to_move
+    order = [s for s in state.pending_actors() if s != active]
+    if active is not None:
+        order.append(active)
+    for s in order:
+        if s not in seats:
+            continue
+        level = seats[s] or default_level(game.family)
+        move = player_for(game, s, level, version).choose(state, s)
+        if move is not None:
+            return s, level, move
+    return None
 
 
 @dataclass(frozen=True)
@@ -143,9 +188,9 @@ def ai_seat_move(*, game_id: int, expected_version: int) -> AIMoveResult:
     if game.version != expected_version:
         return AIMoveResult("stale", game_id, game.version)
     turn = ai_seat_to_move(game)
-    if turn is None:
+    off_turn = _acts_off_turn(game.variant)
+    if turn is None and not (off_turn and _ai_seats(game)):
         return AIMoveResult("not-ai", game_id, game.version)
-    index, level = turn
     from .services import STATE_CACHE, game_record_move, load_state
 
     # The state this process left after its last move of this game, if it
@@ -153,12 +198,21 @@ def ai_seat_move(*, game_id: int, expected_version: int) -> AIMoveResult:
     state = STATE_CACHE.take(game, expected_version)
     if state is None:
         state = load_state(Game.objects.get(pk=game_id))
-    player = player_for(game, index, level, expected_version)
     mark = (getattr(state, "turn", None), list(getattr(state, "rack_sizes", ())))
-    move = str(player.choose(state))
-    if mark == (getattr(state, "turn", None), list(getattr(state, "rack_sizes", ()))):
-        STATE_CACHE.put(game, expected_version, state)  # the player left it as it was
-    level = level or DEFAULT_LEVEL
+    if off_turn:
+        chosen = _choose_off_turn(game, state, _ai_seats(game), expected_version)
+        STATE_CACHE.put(game, expected_version, state)  # choose(state, seat) leaves it as it was
+        if chosen is None:
+            return AIMoveResult("not-ai", game_id, game.version)
+        index, level, move = chosen
+        move = str(move)
+    else:
+        index, level = turn
+        player = player_for(game, index, level, expected_version)
+        move = str(player.choose(state))
+        if mark == (getattr(state, "turn", None), list(getattr(state, "rack_sizes", ()))):
+            STATE_CACHE.put(game, expected_version, state)  # the player left it as it was
+    level = level or default_level(game.family)
     try:
         result = game_record_move(game=game_id, move=move, expected_version=expected_version,
                                   seat=index, actor=f"ai:{level}")

@@ -1,0 +1,140 @@
+"""AI seats in contract rummy (embedded default: eager Celery, SQLite): the
+contract AI moves for its seat, buys off turn while a person is on turn, and
+never leaves the game waiting on an AI seat."""
+
+import random
+
+import pytest
+
+from engine.ai.contract_seat import next_ai_move
+from engine.cards import TEXT, make_deck
+from engine.registry import find_variant
+from games import ai_seats, outbox, services
+from games.audit import audit_game
+from games.models import Event, Game, OutboxMessage
+
+pytestmark = pytest.mark.django_db
+
+
+def contract(kinds, variant="international", level="", **kw):
+    seats = [{"name": f"S{i}", "kind": k, "ai_level": level if k == "ai" else ""}
+             for i, k in enumerate(kinds)]
+    game = services.game_create(variant=variant, players=len(kinds), seats=seats, **kw)
+    return game
+
+
+def settle():
+    """Run the queued AI moves (the tests' transaction never commits, so the
+    outbox is drained here as it is after a commit)."""
+    return outbox.drain(limit=5000)
+
+
+def record(game, move, seat):
+    """A person's move at the current version, then the AI seats' answers."""
+    version = Game.objects.get(pk=game.pk).version
+    services.game_record_move(game=game.pk, move=move, expected_version=version, seat=seat)
+    settle()
+
+
+def joker_upcard_deal(players=3, decks=3):
+    """A typed-in deal of seven hands whose first upcard is a joker."""
+    rng = random.Random(7)
+    deal = {}
+    for h in range(1, 8):
+        pack = [TEXT[c] for c in make_deck(decks, 2)]
+        rng.shuffle(pack)
+        k = 11 * players
+        if h == 1:
+            j = pack.index("JK", k) if "JK" in pack[k:] else pack.index("JK")
+            pack[k], pack[j] = pack[j], pack[k]
+        deal[f"hand{h}"] = [pack[i * 11:(i + 1) * 11] for i in range(players)]
+        deal[f"upcard{h}"] = [pack[k]]
+        deal[f"stock{h}"] = pack[k + 1:]
+    return deal
+
+
+def moves(game):
+    return list(Event.objects.filter(game=game, type="MoveRecorded").order_by("version"))
+
+
+def test_the_contract_family_has_a_level_and_a_default():
+    assert ai_seats.available_levels("contract") == ["standard"]
+    assert ai_seats.default_level("contract") == "standard"
+    assert ai_seats.default_level("rummikub") == ai_seats.DEFAULT_LEVEL
+
+
+@pytest.mark.parametrize("variant", ["international", "contract"])
+def test_a_game_of_ai_seats_plays_to_the_end_with_buys_off_turn(variant):
+    game = contract(["ai"] * 4, variant=variant)
+    report = settle()
+    assert not report.errors, report.errors[:3]
+    game.refresh_from_db()
+    assert game.status == "finished" and game.scores is not None
+    rows = moves(game)
+    assert all(r.actor == "ai:standard" for r in rows)
+    off_turn = [r for r in rows if "by" in r.payload]
+    assert off_turn and all(r.payload["move"].split()[1] == "buy" for r in off_turn)
+    assert all(r.payload["by"] != r.payload["seat"] for r in off_turn)
+    verdict = audit_game(game)
+    assert verdict.ok, verdict.problem
+    # the stored game is the one the same AI plays on its own from the seed
+    seed = Event.objects.get(game=game, type="GameFinished").payload["seed"]
+    alone = find_variant(variant).new(4, seed=seed)
+    while not alone.is_over:
+        alone.push(next_ai_move(alone, range(4)))
+    assert alone.scores() == game.scores
+    assert [r.payload["move"] for r in rows] == alone.move_stack
+
+
+def test_ai_seats_buy_off_turn_while_a_person_is_on_turn():
+    game = contract(["human", "ai", "ai"], deal=joker_upcard_deal())
+    settle()
+    game.refresh_from_db()
+    # seat 0 (a person) is on turn; both AI seats asked for the joker upcard
+    assert game.to_move == 0
+    asked = [(r.payload["move"], r.payload["seat"], r.payload.get("by"), r.actor) for r in moves(game)]
+    assert asked == [("1 buy", 0, 1, "ai:standard"), ("2 buy", 0, 2, "ai:standard")]
+    # and nothing more: the AI seats wait for the person
+    assert ai_seats.ai_seat_move(game_id=game.pk, expected_version=game.version).status == "not-ai"
+    # the person draws: one of the requests gets the joker (+2), as the
+    # engine's priority says ...
+    record(game, "draw", 0)
+    state = services.load_state(Game.objects.get(pk=game.pk))
+    buyer = state.buys.index(1)
+    assert sorted(state.buys) == [0, 0, 1] and buyer in (1, 2)
+    assert state.picked[buyer] == [52] and len(state.hands[buyer]) == 14
+    # ... the person discards, the AI seats play their turns and stop when
+    # seat 0 is on turn again
+    record(game, f"discard {TEXT[state.hands[0][0]]}", 0)
+    game.refresh_from_db()
+    assert game.to_move == 0 and game.status == "in_progress"
+    later = [r.payload["move"] for r in moves(game)[4:]]
+    assert later and {int(m.split()[0]) for m in later} <= {1, 2}
+    assert any(m.startswith("1 discard") for m in later) and any(m.startswith("2 discard") for m in later)
+    assert audit_game(game).ok
+
+
+def test_a_person_on_turn_queues_the_task_and_an_ai_seat_on_turn_plays():
+    game = contract(["human", "ai", "human"])
+    # AI seats exist: after any move the task asks them (they may buy)
+    assert OutboxMessage.objects.filter(game=game, args=[game.pk, 1]).exists()
+    settle()
+    game.refresh_from_db()
+    assert game.to_move == 0
+    record(game, "draw", 0)
+    row = Game.objects.get(pk=game.pk)
+    assert OutboxMessage.objects.filter(game=game, args=[game.pk, row.version]).exists()
+    state = services.load_state(row)
+    record(game, f"discard {TEXT[state.hands[0][0]]}", 0)
+    row = Game.objects.get(pk=game.pk)
+    # the AI seat played its whole turn: seat 2 (a person) is on turn
+    assert row.to_move == 2
+    assert any(r.payload["move"].startswith("1 discard") for r in moves(game))
+
+
+def test_a_contract_seat_at_an_unknown_level_is_a_clear_error():
+    game = contract(["human", "ai", "ai"], level="random", deal=joker_upcard_deal())
+    settle()
+    assert game.events.count() == 1   # the queued task failed in the drain: nothing stored
+    with pytest.raises(ai_seats.AISeatError, match="unknown AI level 'random' for contract .*standard"):
+        ai_seats.ai_seat_move(game_id=game.pk, expected_version=1)
