@@ -87,6 +87,15 @@ class TournamentForm(forms.ModelForm):
                 data["variant"] = cls.variant
                 if not data.get("tiebreaks"):
                     data["tiebreaks"] = services.default_precedence(cls.family)
+                from games.ai_seats import available_levels
+
+                level = services.ai_level_for(cls.family, data.get("ai_level") or "")
+                known = available_levels(cls.family)
+                if known and level not in known:
+                    self.add_error("ai_level", f"{cls.variant} has the AI level(s) {', '.join(known)}, "
+                                               f"not {level!r}")
+                else:
+                    data["ai_level"] = level
                 if not cls.min_players <= (data.get("table_size") or 0) <= cls.max_players:
                     self.add_error("table_size", f"{cls.variant} takes {cls.min_players} to "
                                                  f"{cls.max_players} players at a table")

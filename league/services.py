@@ -328,6 +328,54 @@ def results_rebuild(*, tournament: Tournament | None = None) -> int:
 
 # --- games played through the system -----------------------------------------------
 
+def ai_level_for(family: str, level: str) -> str:
+    """The AI level a seat of ``family`` plays at: ``level``, or the
+    family's default when none is given or when it is the league's default
+    ``"random"`` and the family has no such level (contract rummy's AI is
+    ``"standard"``)."""
+    from games.ai_seats import available_levels, default_level
+
+    known = available_levels(family)
+    if not level or (level == "random" and known and level not in known):
+        return default_level(family)
+    return level
+
+
+def _play_contract_ai(*, game: TableGame, max_turns: int, actor: str) -> Result:
+    """:func:`table_game_play_ai` for contract rummy: one move at a time
+    with the engine's contract AI for every seat (seats off turn buy when
+    it wants to), each recorded for its own seat."""
+    from engine.ai.contract_seat import ContractSeatPlayer, next_ai_move
+    from games import eventstore as es
+    from games.ai_seats import available_levels, default_level
+    from games.models import Game as Stream
+    from games.services import game_record_move, load_state
+
+    levels = dict(Stream.objects.get(pk=game.stream_id).seats.values_list("index", "ai_level"))
+    known = available_levels("contract")
+    for level in levels.values():
+        if level and level not in known:
+            raise LeagueError(f"unknown AI level {level!r} for contract rummy "
+                              f"(known: {', '.join(known)})")
+    player = ContractSeatPlayer()
+    for _ in range(max_turns * 4):  # a turn is a few moves
+        stream = Stream.objects.get(pk=game.stream_id)
+        if stream.is_over:
+            break
+        state = load_state(stream)
+        move = next_ai_move(state, levels, player)
+        seat = move.seat if move.seat is not None else state.to_move
+        try:
+            game_record_move(game=stream, move=str(move), expected_version=stream.version,
+                             seat=seat, actor=f"{actor}:{levels[seat] or default_level('contract')}")
+        except es.ConcurrencyConflict:
+            continue  # an AI seat's task moved first: reload and go on
+    else:
+        raise LeagueError(f"{game}: no end after {max_turns} turns")
+    game.refresh_from_db()
+    return result_record_from_stream(game=game, actor=actor)
+
+
 def table_game_open_stream(*, game: TableGame, all_ai: bool = False,
                            actor: str = "league") -> TableGame:
     """Create the games app's event stream for a table game (a digital deal
@@ -349,7 +397,8 @@ def table_game_open_stream(*, game: TableGame, all_ai: bool = False,
         ai = seat.is_ai or all_ai
         seats.append({"name": str(seat) if not seat.is_ai else f"AI {seat.position + 1}",
                       "kind": "ai" if ai else "human",
-                      "ai_level": (seat.ai_level or tournament.ai_level or "random") if ai else ""})
+                      "ai_level": ai_level_for(tournament.family, seat.ai_level or tournament.ai_level)
+                      if ai else ""})
     with transaction.atomic():
         locked = TableGame.objects.select_for_update().get(pk=game.pk)
         if locked.stream_id is not None:
@@ -387,6 +436,8 @@ def table_game_play_ai(*, game: TableGame, seed: str = "", max_turns: int = 5000
         return existing
     if game.stream_id is None:
         raise LeagueError(f"{game} has no game stream: open it first")
+    if game.table.round.tournament.family == "contract":
+        return _play_contract_ai(game=game, max_turns=max_turns, actor=actor)
     levels = dict(Stream.objects.get(pk=game.stream_id).seats.values_list("index", "ai_level"))
     players = {}
     for index, level in levels.items():

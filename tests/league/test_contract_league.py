@@ -255,8 +255,38 @@ def test_admin_gives_a_new_contract_tournament_its_tiebreaks(official, db):
     base = {"name": "Contract night", "slug": "contract-night", "status": "draft", "family": "x",
             "variant": "contract-004", "rules": "{}", "rounds": 2, "table_size": 4,
             "seating_method": "random", "tiebreaks": "[]",
-            "ai_level": "standard", "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0}
+            "ai_level": "random", "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0}
+    page = official.post(url, {**base, "ai_level": "grandmaster"}).content.decode()
+    assert "international has the AI level(s) standard, not &#x27;grandmaster&#x27;" in page
     response = official.post(url, base)
     assert response.status_code == 302, response.content.decode()[:2000]
     t = Tournament.objects.get(slug="contract-night")
     assert (t.family, t.variant, t.tiebreaks) == ("contract", "international", ["wins", "penalty", "h2h"])
+    assert t.ai_level == "standard"   # the league's default level becomes the contract AI
+
+
+def test_a_contract_table_game_is_played_by_ai_seats_through_the_games_app(contract_tournament):
+    from games.audit import audit_game
+    from games.models import Event
+
+    t = contract_tournament(n=3, variant="international")
+    assert t.ai_level == "random"   # the league's default: contract seats play "standard"
+    game = only_game(services.round_seat(tournament=t, seed="ai"))
+    game = services.table_game_open_stream(game=game, all_ai=True)
+    stream = game.stream
+    assert set(stream.seats.values_list("ai_level", flat=True)) == {"standard"}
+    result = services.table_game_play_ai(game=game, seed="x")
+    stream.refresh_from_db()
+    assert stream.status == "finished" and result.source == "moves"
+    assert result.scores == [-s for s in stream.scores]
+    assert result.winners == [i for i, s in enumerate(stream.scores) if s == min(stream.scores)]
+    moves = Event.objects.filter(game=stream, type="MoveRecorded")
+    assert moves.count() > 100 and {e.actor for e in moves} == {"ai:standard"}
+    assert any("by" in e.payload for e in moves)   # buys by seats off turn
+    assert audit_game(stream).ok
+    services.round_close(round=game.table.round)
+    rows = selectors.tournament_standings(t)
+    assert sum(r.metrics["wins"] for r in rows) == len(result.winners)
+    assert sorted(r.metrics["penalty"] for r in rows) == sorted(stream.scores)
+    # playing again returns the recorded result
+    assert services.table_game_play_ai(game=game).pk == result.pk
