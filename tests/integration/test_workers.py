@@ -1,7 +1,7 @@
 """The workers for real: ``celery -A config worker`` subprocesses consuming
 from a private Redis, on the PostgreSQL test database.
 
-- a tournament with AI seats is played to the end by a worker;
+- a tournament with AI seats is played to the end by two workers;
 - a worker killed with SIGKILL mid-game, another started: every game ends,
   no move lost or doubled, audits clean;
 - Redis stopped while moves are recorded: the moves are stored, the API
@@ -48,11 +48,15 @@ def assert_played_cleanly(game):
     assert verdict.ok, verdict.problem
 
 
-def test_a_tournament_with_ai_seats_is_played_to_the_end_by_a_worker(workers, wait):
+def test_a_tournament_with_ai_seats_is_played_to_the_end_by_two_workers(workers, wait):
+    """Two workers share the broker and the database: the games of a round
+    are played at once, results recorded, the round closed once, the next
+    round seated, the standings recorded."""
     from league import handlers, services as league
     from league.models import Club, Player, Round, TableGame, Tournament
 
     workers("w1")
+    workers("w2")
     club = Club.objects.create(name="Integration club")
     tournament = Tournament.objects.create(name="Worker night", club=club, rounds=2, table_size=3,
                                            ai_level="random")
@@ -76,6 +80,9 @@ def test_a_tournament_with_ai_seats_is_played_to_the_end_by_a_worker(workers, wa
         assert {e.actor for e in moves_of(game.stream)} == {"ai:random"}
         assert game.results.get(status="confirmed").scores == game.stream.scores
     assert not OutboxMessage.objects.exclude(status="sent").exists()
+    for number in (1, 2):
+        assert StandingsEvent.objects.filter(subject=f"tournament:{tournament.pk}:round:{number}").count() == 1
+    assert all(b"succeeded" in w.log.read_bytes() for w in workers.all), "both workers took tasks"
 
 
 def test_a_worker_killed_mid_game_and_another_started_finish_every_game(workers, wait):
