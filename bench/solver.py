@@ -1,0 +1,166 @@
+"""Benchmark: the exact solver against an integer programme, same positions,
+same process.
+
+Seeded positions from the opening (empty table) to the whole standard set,
+and to 130+ table tiles of the XP set, racks of 14 to 30 tiles. For each
+position both the solver (:func:`engine.solver.solve`) and the reference
+integer programme (every valid meld a column, HiGHS through
+``scipy.optimize.milp``, the published approach) are timed; their answers
+(tiles placed, value placed) must agree. Prints, per size, the median and
+worst time of both and the ratios.
+
+    .venv/bin/python bench/solver.py            # default run, about 2 minutes
+    .venv/bin/python bench/solver.py --quick    # a CI-sized run
+    .venv/bin/python bench/solver.py --per-size 40 --seed other
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from itertools import combinations
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+from scipy.optimize import Bounds, LinearConstraint, milp  # noqa: E402
+from scipy.sparse import csc_matrix  # noqa: E402
+
+from engine.solver import solve  # noqa: E402
+from engine.solver.positions import random_position  # noqa: E402
+from engine.tiles import JOKER, STANDARD, XP, counts_of  # noqa: E402
+
+WEIGHT = 100_000
+
+
+def ilp(table: list[int], rack: list[int]) -> tuple[int, int]:
+    """The reference: maximise tiles placed, then value, by integer
+    programming over every meld the available tiles can form (runs capped
+    at the length beyond which a run splits into two)."""
+    tc, rc = counts_of(table), counts_of(rack)
+    avail = [tc[i] + rc[i] for i in range(53)]
+    jokers = avail[JOKER]
+    max_run = 2 * max(3, jokers + 1) - 1
+    cols = set()
+    for n in range(13):
+        present = [c for c in range(4) if avail[c * 13 + n]]
+        for r in range(1, len(present) + 1):
+            for cs in combinations(present, r):
+                for k in range(jokers + 1):
+                    if 3 <= r + k <= 4:
+                        cols.add(tuple(sorted([c * 13 + n for c in cs] + [JOKER] * k)))
+    for c in range(4):
+        for s in range(13):
+            for length in range(3, min(max_run, 13 - s) + 1):
+                pos = range(s, s + length)
+                for k in range(min(jokers, length - 1) + 1):
+                    for jp in combinations(pos, k):
+                        reals = [c * 13 + p for p in pos if p not in jp]
+                        if all(avail[t] for t in reals):
+                            cols.add(tuple(sorted(reals + [JOKER] * k)))
+    cols = list(cols)
+    nm = len(cols)
+    rows, cidx, vals = [], [], []
+    for m, tiles in enumerate(cols):
+        for t in tiles:
+            rows.append(t)
+            cidx.append(m)
+            vals.append(1)
+    for i in range(53):
+        rows.append(i)
+        cidx.append(nm + i)
+        vals.append(-1)
+    nv = nm + 53
+    a = csc_matrix((vals, (rows, cidx)), shape=(53, nv))
+    cost = np.zeros(nv)
+    for i in range(53):
+        cost[nm + i] = -(WEIGHT + (30 if i == JOKER else i % 13 + 1))
+    upper = np.full(nv, np.inf)
+    upper[nm:] = rc
+    res = milp(cost, constraints=[LinearConstraint(a, tc, tc)],
+               integrality=np.ones(nv), bounds=Bounds(np.zeros(nv), upper),
+               options={"mip_rel_gap": 0})
+    if res.status != 0:
+        raise RuntimeError("reference found no arrangement")
+    used = np.round(res.x[nm:]).astype(int)
+    return int(used.sum()), int(sum(used[i] * (30 if i == JOKER else i % 13 + 1)
+                                    for i in range(53)))
+
+
+def position(seed: str, ts, table_size: int | str, rack_size: int):
+    """A seeded position. ``table_size == "full"``: the whole set but the
+    rack, less what cannot be laid out (a near-full table)."""
+    if table_size != "full":
+        return random_position(seed, ts, table_size, rack_size)
+    rng = random.Random(seed)
+    tiles = ts.tiles()
+    rng.shuffle(tiles)
+    rack, rest = tiles[:rack_size], tiles[rack_size:]
+    laid = solve([], rest, tileset=ts)
+    table = sorted(s if s < 52 else JOKER for m in laid.melds for s in m)
+    return table, sorted(rack)
+
+
+SIZES = [
+    ("standard", STANDARD, 0), ("standard", STANDARD, 20), ("standard", STANDARD, 40),
+    ("standard", STANDARD, 60), ("standard", STANDARD, 76), ("standard", STANDARD, "full"),
+    ("xp", XP, 0), ("xp", XP, 40), ("xp", XP, 80), ("xp", XP, "full"),
+]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--per-size", type=int, default=None,
+                    help="positions per size (default 24, quick 6)")
+    ap.add_argument("--quick", action="store_true", help="a CI-sized run")
+    ap.add_argument("--seed", default="bench-solver")
+    args = ap.parse_args(argv)
+    per = args.per_size or (6 if args.quick else 24)
+    rng = random.Random(args.seed)
+    # warm the solver's transition caches (a worker is a long-lived process)
+    for i in range(5):
+        t, r = random_position(f"warm-{i}", STANDARD, 40, 14)
+        solve(t, r)
+    print(f"{'set':9}{'table':>7}{'n':>4} | {'solver med':>10}{'worst':>9} | "
+          f"{'ILP med':>9}{'worst':>9} | {'ratio med':>9}{'worst':>7}")
+    all_ratios, std_worst, mismatches, total = [], 0.0, 0, 0
+    t_start = time.perf_counter()
+    for name, ts, size in SIZES:
+        dp_times, ilp_times, tiles = [], [], []
+        for i in range(per):
+            rack_size = rng.randint(14, 30)
+            table, rack = position(f"{args.seed}-{name}-{size}-{i}", ts, size, rack_size)
+            t0 = time.perf_counter()
+            sol = solve(table, rack, tileset=ts)
+            t1 = time.perf_counter()
+            ref = ilp(table, rack)
+            t2 = time.perf_counter()
+            dp_times.append(t1 - t0)
+            ilp_times.append(t2 - t1)
+            all_ratios.append((t2 - t1) / (t1 - t0))
+            tiles.append(len(table))
+            total += 1
+            if (sol.tiles_placed, sol.value_placed) != ref:
+                mismatches += 1
+                print(f"  MISMATCH {name} table {len(table)}: solver "
+                      f"{(sol.tiles_placed, sol.value_placed)} reference {ref}")
+        if name == "standard":
+            std_worst = max(std_worst, max(dp_times))
+        label = f"{min(tiles)}-{max(tiles)}" if size == "full" else str(size)
+        dm, dw = statistics.median(dp_times) * 1e3, max(dp_times) * 1e3
+        im, iw = statistics.median(ilp_times) * 1e3, max(ilp_times) * 1e3
+        print(f"{name:9}{label:>7}{per:>4} | {dm:8.1f}ms{dw:7.1f}ms | {im:7.1f}ms{iw:7.1f}ms"
+              f" | {im / dm:8.1f}x{iw / dw:6.1f}x", flush=True)
+    print(f"\n{total} positions, {mismatches} answers differ from the reference; "
+          f"median of per-position speed-ups {statistics.median(all_ratios):.1f}x; "
+          f"slowest standard-set position {std_worst * 1e3:.1f} ms; "
+          f"{time.perf_counter() - t_start:.0f} s")
+    return 1 if mismatches else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
