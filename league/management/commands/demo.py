@@ -1,4 +1,5 @@
-"""``manage.py demo``: a small Rummikub tournament played by AI seats.
+"""``manage.py demo``: a small Rummikub tournament and a small contract
+rummy tournament, played by AI seats.
 
 Creates (once) a demo club, eight players, a league and a two-round
 tournament at tables of four; seats each round (round 1 at random from a
@@ -6,7 +7,10 @@ recorded seed, round 2 by standings with the fewest repeat table-mates),
 plays every game through the games app with the engine's AI players (every
 move checked by the engine and stored as an event), records each result
 from its stream, closes the rounds and prints the standings and where to
-look. Running it again resumes an interrupted demo or just prints.
+look. Then the same for a contract rummy tournament (international rules,
+five of the players at tables of three, the short table filled with an AI
+seat; one game of seven hands per table and round; games won, then fewest
+points). Running it again resumes an interrupted demo or just prints.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from league.models import Club, League, Player, Round, TableGame, Tournament
 
 PLAYERS = ["Ada", "Boris", "Chen", "Dana", "Emil", "Fatima", "Goran", "Hana"]
 SLUG = "demo-night"
+CONTRACT_SLUG = "demo-contract"
 
 
 class Command(BaseCommand):
@@ -37,6 +42,10 @@ class Command(BaseCommand):
                             help="where the site is served, for the printed links")
         parser.add_argument("--no-admin", action="store_true",
                             help="do not create the demo admin login")
+        parser.add_argument("--contract-players", type=int, default=5,
+                            help="players of the contract rummy tournament (default 5; "
+                                 "0 leaves it out)")
+        parser.add_argument("--contract-rounds", type=int, default=2)
 
     def handle(self, *args, **opts):
         started = time.monotonic()
@@ -66,23 +75,7 @@ class Command(BaseCommand):
                                               checked_in=True)
         if tournament.status == Tournament.Status.FINISHED:
             self.stdout.write("The demo tournament has already been played.")
-        for number in range(1, tournament.rounds + 1):
-            rnd = tournament.round_set.filter(number=number).first()
-            if rnd is None:
-                rnd = services.round_seat(tournament=tournament, seed=f"demo-round-{number}")
-                self.stdout.write(f"Round {number} seated (seed {rnd.seed!r}, "
-                                  f"repeat table-mates {rnd.repeat_mates}).")
-            if rnd.status == Round.Status.CLOSED:
-                continue
-            games = TableGame.objects.filter(table__round=rnd).order_by("table__number", "number")
-            for game in games:
-                game = services.table_game_open_stream(game=game, all_ai=True)
-                result = services.table_game_play_ai(game=game, seed=f"demo-{number}")
-                self.stdout.write(f"  round {number} {game}: {result.scores} "
-                                  f"({game.stream.version} events)")
-            services.round_close(round=rnd)
-            self.stdout.write(f"Round {number} closed.")
-            tournament.refresh_from_db()
+        self._play(tournament, "demo")
 
         rows = selectors.tournament_standings(tournament)
         players = selectors.players_by_id(r.player for r in rows)
@@ -90,6 +83,9 @@ class Command(BaseCommand):
         for r in rows:
             self.stdout.write(f"  {r.rank_label:>3}  {players[r.player].name:<10} "
                               f"W {r.metrics['wins']}  Pts {r.metrics['points']:+d}")
+        contract = None
+        if opts["contract_players"]:
+            contract = self._contract(club, league, names, opts)
         admin_note = ""
         User = get_user_model()
         if settings.DEBUG and not opts["no_admin"] and not User.objects.filter(
@@ -106,5 +102,62 @@ class Command(BaseCommand):
             f"  league table  {base}/leagues/{league.slug}/\n"
             f"  ratings       {base}/ratings/\n"
             f"  CSV           {base}/t/{SLUG}/standings.csv\n"
-            f"  admin         {base}/admin/league/tournament/{tournament.pk}/change/"
+            + (f"  contract      {base}/t/{CONTRACT_SLUG}/   (round 1: "
+               f"{base}/t/{CONTRACT_SLUG}/round/1/)\n" if contract else "")
+            + f"  admin         {base}/admin/league/tournament/{tournament.pk}/change/"
             f"{admin_note}\n")
+
+    def _play(self, tournament: Tournament, seed: str) -> None:
+        """Seat, play (every move through the games app) and close each
+        round not closed yet."""
+        for number in range(1, tournament.rounds + 1):
+            rnd = tournament.round_set.filter(number=number).first()
+            if rnd is None:
+                rnd = services.round_seat(tournament=tournament, seed=f"{seed}-round-{number}")
+                self.stdout.write(f"Round {number} seated (seed {rnd.seed!r}, "
+                                  f"repeat table-mates {rnd.repeat_mates}).")
+            if rnd.status == Round.Status.CLOSED:
+                continue
+            games = TableGame.objects.filter(table__round=rnd).order_by("table__number", "number")
+            for game in games:
+                game = services.table_game_open_stream(game=game, all_ai=True)
+                result = services.table_game_play_ai(game=game, seed=f"{seed}-{number}")
+                game.stream.refresh_from_db()
+                self.stdout.write(f"  round {number} {game}: {result.scores} "
+                                  f"({game.stream.version} events)")
+            services.round_close(round=rnd)
+            self.stdout.write(f"Round {number} closed.")
+            tournament.refresh_from_db()
+
+    def _contract(self, club: Club, league: League, names: list[str], opts) -> Tournament:
+        """The contract rummy tournament: created once, played, its
+        standings printed (games won, then fewest points)."""
+        n = opts["contract_players"]
+        if n < 2:
+            raise CommandError("the contract tournament needs at least 2 players")
+        with transaction.atomic():
+            tournament, created = Tournament.objects.get_or_create(
+                slug=CONTRACT_SLUG, defaults={
+                    "name": "Demo Contract Rummy", "club": club,  # its points are not Rummikub points: no league table
+                    "family": "contract", "variant": "international",
+                    "rounds": opts["contract_rounds"], "table_size": 3,
+                    "seating_method": Tournament.Seating.STANDINGS,
+                    "tiebreaks": services.default_precedence("contract"),
+                    "ai_fill": True,  # a short table gets an AI seat
+                    "ai_level": services.ai_level_for("contract", "")})
+            if created:
+                for name in (names + [f"Player {i + 1}" for i in range(len(names), n)])[:n]:
+                    player, _ = Player.objects.get_or_create(name=name, club=club)
+                    services.tournament_enter(tournament=tournament, player=player,
+                                              checked_in=True)
+        self.stdout.write(f"\nContract rummy ({tournament.variant}, seven hands a game):")
+        if tournament.status == Tournament.Status.FINISHED:
+            self.stdout.write("The demo contract tournament has already been played.")
+        self._play(tournament, "demo-contract")
+        rows = selectors.tournament_standings(tournament)
+        players = selectors.players_by_id(r.player for r in rows)
+        self.stdout.write("Standings (games won, then fewest points):")
+        for r in rows:
+            self.stdout.write(f"  {r.rank_label:>3}  {players[r.player].name:<10} "
+                              f"W {r.metrics['wins']}  Points {r.metrics['penalty']}")
+        return tournament
