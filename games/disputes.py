@@ -48,7 +48,7 @@ from engine.errors import EngineError
 
 from . import eventstore as es
 from . import outbox
-from .errors import BadRequest, GameServiceError
+from .errors import BadRequest, GameServiceError, NotYourSeat
 from .models import Dispute, Game, SeedSecret, TaskState
 from .replay import ReplayError, apply_move, rebuild
 
@@ -253,13 +253,16 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
         raise DisputeError(f"disputes are judged by the Rummikub solver; game {game.pk} is {game.family}",
                            "not-judged")
     before, after, payload = states_around(game, move_version)
+    mover = payload.get("seat", before.to_move)
+    if seat is not None and kind != Dispute.Kind.TABLE_INVALID and seat != mover and not game.is_over:
+        raise NotYourSeat(f"a {kind} dispute looks at the rack of seat {mover}: while the game is on, "
+                          f"only that seat or an official may open it", "not-your-move")
     claimed = None
     if claimed_table is not None:
         if kind != Dispute.Kind.TABLE_INVALID:
             raise DisputeError("claimed_table only goes with a table_invalid dispute", "bad-claimed-table")
         claimed = _parse_claimed(claimed_table, type(before).tileset)
     if kind == Dispute.Kind.COULD_OPEN:  # refuse a dispute that cannot apply, now rather than later
-        mover = payload.get("seat", before.to_move)
         if before.initial_done[mover]:
             raise DisputeError(f"seat {mover} had already made the initial meld before move {move_version}",
                                "not-applicable")
@@ -362,19 +365,20 @@ def dispute_data(dispute: Dispute, *, staff: bool = False, seat: int | None = No
     but a table judged after the move or from a claimed table) is shown
     only to staff, to the seat that made the move, and to everyone once the
     game is over."""
-    evidence = dispute.evidence
+    evidence, verdict, upheld, summary = dispute.evidence, dispute.verdict, dispute.upheld, dispute.summary
     if evidence is not None and not (staff or dispute.game.is_over):
         public = dispute.kind == Dispute.Kind.TABLE_INVALID and evidence.get("source") in ("after-move", "claimed")
-        mover = evidence.get("seat")
-        if not public and not (seat is not None and seat == mover):
+        if not public and not (seat is not None and seat == evidence.get("seat")):
+            # the verdict itself says something about a rack: kept until the end
             evidence = {"hidden": "shown to the seat that moved, to staff, and to everyone once the game is over"}
+            verdict, upheld, summary = "", None, ""
     return {
         "id": dispute.pk, "game": dispute.game_id, "move_version": dispute.move_version,
         "kind": dispute.kind, "opened_by": "official" if dispute.opened_by_seat is None
         else f"seat:{dispute.opened_by_seat}",
         "note": dispute.note, "claimed_table": dispute.claimed_table, "status": dispute.status,
-        "attempts": dispute.attempts, "upheld": dispute.upheld, "verdict": dispute.verdict,
-        "summary": dispute.summary, "evidence": evidence, "error": dispute.error,
+        "attempts": dispute.attempts, "upheld": upheld, "verdict": verdict,
+        "summary": summary, "evidence": evidence, "error": dispute.error,
         "opened_version": dispute.opened_version, "resolved_version": dispute.resolved_version,
         "created_at": dispute.created_at.isoformat() if dispute.created_at else None,
         "finished_at": dispute.finished_at.isoformat() if dispute.finished_at else None,

@@ -93,7 +93,7 @@ def test_a_claimed_table_from_a_real_table_is_judged_as_typed(played):
 
 
 def test_a_seat_that_drew_though_it_could_open_is_upheld_with_the_play(played):
-    d = settle(played, move_version=3, kind="could_open", seat=0)
+    d = settle(played, move_version=3, kind="could_open")
     assert d.upheld and d.verdict == "could_have_opened"
     play = d.evidence["play"]
     assert play["value_placed"] >= 30 and divides(play["melds"])
@@ -144,6 +144,15 @@ def test_bad_disputes_are_refused_by_name(played, kw, message):
     assert not Dispute.objects.exists()
 
 
+def test_a_seat_cannot_ask_about_another_seats_rack_while_the_game_is_on(played):
+    with pytest.raises(services.NotYourSeat, match="rack of seat 1: while the game is on"):
+        disputes.dispute_open(game=played, move_version=3, kind="could_open", seat=0)
+    with pytest.raises(services.NotYourSeat, match="rack of seat 0"):
+        disputes.dispute_open(game=played, move_version=4, kind="not_best", seat=1)
+    assert disputes.dispute_open(game=played, move_version=4, kind="not_best", seat=0).pk
+    assert disputes.dispute_open(game=played, move_version=4, kind="table_invalid", seat=1).pk
+
+
 def test_a_family_the_solver_does_not_judge_is_refused(new_game):
     game = new_game(players=2)
     services.game_record_move(game=game, move=str(services.load_state(game).legal_moves()[0]),
@@ -153,8 +162,10 @@ def test_a_family_the_solver_does_not_judge_is_refused(new_game):
 
 
 def test_evidence_from_a_rack_is_hidden_until_the_game_ends(played):
-    d = settle(played, move_version=3, kind="could_open", seat=0)
-    assert "hidden" in disputes.dispute_data(d, seat=0)["evidence"]
+    d = settle(played, move_version=3, kind="could_open")
+    other = disputes.dispute_data(d, seat=0)
+    assert "hidden" in other["evidence"] and other["verdict"] == "" and other["summary"] == ""
+    assert other["upheld"] is None and other["status"] == "done"
     assert disputes.dispute_data(d, seat=1)["evidence"]["play"]["play"]
     assert disputes.dispute_data(d, staff=True)["evidence"]["rack"]
     public = settle(played, move_version=5, kind="table_invalid")
@@ -194,7 +205,7 @@ def test_api_a_seat_opens_a_dispute_and_follows_its_state(played, api):
     assert detail["status"] == "done" and detail["verdict"] == "table_not_valid" and detail["upheld"]
     assert detail["evidence"]["tiles"] == ["K1", "B5", "O9"]
     anonymous = api.get(f"/api/disputes/{body['id']}/").json()
-    assert anonymous["verdict"] == "table_not_valid" and "hidden" in anonymous["evidence"]
+    assert anonymous["status"] == "done" and anonymous["verdict"] == "" and "hidden" in anonymous["evidence"]
     listed = api.get(url).json()
     assert [d["id"] for d in listed] == [body["id"]]
 
