@@ -290,3 +290,26 @@ def test_a_contract_table_game_is_played_by_ai_seats_through_the_games_app(contr
     assert sorted(r.metrics["penalty"] for r in rows) == sorted(stream.scores)
     # playing again returns the recorded result
     assert services.table_game_play_ai(game=game).pk == result.pk
+
+
+def test_autoplay_plays_a_contract_tournament_with_ai_seats(contract_tournament):
+    """The workers' path in the embedded default (eager tasks): rounds
+    seated, games opened with AI seats moved by ``games.ai_move``, results
+    recorded from the finished streams, rounds closed."""
+    from games.audit import audit_game
+    from league import handlers
+    from league.models import Tournament
+
+    t = contract_tournament(n=3, rounds=2, variant="international")
+    handlers.tournament_autoplay_start(tournament=t)
+    t.refresh_from_db()
+    assert t.status == Tournament.Status.FINISHED
+    games = list(TableGame.objects.filter(table__round__tournament=t).select_related("stream"))
+    assert len(games) == 2
+    for game in games:
+        assert game.stream.is_over and audit_game(game.stream).ok
+        assert {e.actor for e in game.stream.events.filter(type="MoveRecorded")} == {"ai:standard"}
+        result = game.results.get(status="confirmed")
+        assert result.scores == [-s for s in game.stream.scores]
+    rows = selectors.tournament_standings(t)
+    assert sum(r.record.played for r in rows) == 6
