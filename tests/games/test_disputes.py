@@ -245,3 +245,21 @@ def test_admin_lists_disputes_with_their_state(played, admin_client):
     assert detail.status_code == 200 and b"cannot be divided" in detail.content
     assert admin_client.get("/admin/games/taskrun/").status_code == 200
     assert admin_client.get("/admin/games/standingsevent/").status_code == 200
+
+
+def test_a_lost_dispute_task_is_queued_again_by_the_repair(played):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import tasks
+    from games.models import OutboxMessage
+
+    d = disputes.dispute_open(game=played, move_version=5, kind="table_invalid")
+    OutboxMessage.objects.filter(topic=disputes.TASK).delete()  # the message was lost
+    assert tasks.requeue_stalled.apply(kwargs={"idle_seconds": 60}).result["disputes"] == 0
+    Dispute.objects.filter(pk=d.pk).update(created_at=timezone.now() - timedelta(minutes=5))
+    assert tasks.requeue_stalled.apply(kwargs={"idle_seconds": 60}).result["disputes"] == 1
+    outbox.drain()
+    d.refresh_from_db()
+    assert d.status == TaskState.DONE and d.verdict == "table_valid"
