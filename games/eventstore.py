@@ -146,7 +146,7 @@ def expected_hash(event: Event, prev_hash: str) -> str:
         actor=event.actor, recorded_at=event.recorded_at))
 
 
-def head(game_id: int) -> tuple[int, str]:
+def read_head(game_id: int) -> tuple[int, str]:
     """``(version, hash)`` of the stream's last event; ``(0, GENESIS_HASH)``
     for an empty stream."""
     with connection.cursor() as cur:  # hot path: plain SQL, no query building
@@ -160,7 +160,8 @@ _HEAD_SQL = (f"SELECT version, hash FROM {Event._meta.db_table} WHERE game_id = 
 
 
 def append(game: Game | int, *, expected_version: int,
-           events: Iterable[tuple[str, dict[str, Any]]], actor: str = "") -> list[Event]:
+           events: Iterable[tuple[str, dict[str, Any]]], actor: str = "",
+           head: tuple[int, str] | None = None) -> list[Event]:
     """Append ``events`` (``(type, payload)`` pairs) after ``expected_version``.
 
     Runs in the caller's transaction (opening one if there is none); the
@@ -170,6 +171,11 @@ def append(game: Game | int, *, expected_version: int,
     insert) spoils the enclosing transaction, which must then be left and
     retried in a new one: no savepoint is taken, each costs round trips.
 
+    ``head`` is ``(version, hash)`` of the stream's last event if the caller
+    has just read it in this transaction (saves a query); otherwise it is
+    read here. A stale ``head`` can only cause a conflict, never a gap or a
+    broken chain: the unique constraint still decides.
+
     :raises ConcurrencyConflict: the stream is not at ``expected_version``,
         or another writer took the next version first.
     :raises ValueError: a payload that is not JSON-safe.
@@ -178,7 +184,7 @@ def append(game: Game | int, *, expected_version: int,
     events = list(events)
     if not events:
         return []
-    version, prev = head(game_id)
+    version, prev = head if head is not None else read_head(game_id)
     if version != expected_version:
         raise ConcurrencyConflict(game_id, expected_version, version)
     rows = []

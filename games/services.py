@@ -232,14 +232,18 @@ def state_from_stream(game: Game, *, use_snapshots: bool = True):
 
 
 def _game_without_state(game_id: int) -> Game:
-    """The projection row without its (large) state column, read with plain
-    SQL (hot path; the state is loaded only on a cache miss).
+    """The projection row without its (large) state column, and the stream's
+    head as ``head_version``/``head_hash``, in one plain SQL statement (hot
+    path; the state is loaded only on a cache miss).
 
     :raises Game.DoesNotExist: no such game.
     """
     fields = [f for f in Game._meta.concrete_fields if f.name != "state"]
-    sql = (f"SELECT {', '.join(connection.ops.quote_name(f.column) for f in fields)} "
-           f"FROM {Game._meta.db_table} WHERE id = %s")
+    head = (f"SELECT {{}} FROM {Event._meta.db_table} e WHERE e.game_id = g.id "
+            f"ORDER BY e.version DESC LIMIT 1")
+    sql = (f"SELECT {', '.join('g.' + connection.ops.quote_name(f.column) for f in fields)}, "
+           f"({head.format('e.version')}) AS head_version, ({head.format('e.hash')}) AS head_hash "
+           f"FROM {Game._meta.db_table} g WHERE g.id = %s")
     rows = list(Game.objects.raw(sql, [game_id]))
     if not rows:
         raise Game.DoesNotExist(f"no game {game_id}")
@@ -327,7 +331,8 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
             if game.mode == Game.Mode.DIGITAL:
                 seed = SeedSecret.objects.filter(game=game).values_list("seed", flat=True).first()
             events.append((es.GAME_FINISHED, {"scores": state.scores(), "seed": seed}))
-        rows = es.append(game, expected_version=expected_version, events=events, actor=actor)
+        rows = es.append(game, expected_version=expected_version, events=events, actor=actor,
+                         head=(game.head_version or 0, game.head_hash or es.GENESIS_HASH))
         _save_projection(game, state, rows[-1].version)
         if state.is_over:
             SeedSecret.objects.filter(game=game).delete()
