@@ -16,6 +16,12 @@ from games.models import Event, Game, OutboxMessage
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(autouse=True)
+def _seeded(monkeypatch, request):
+    """Each test's digital games are dealt from a fixed seed (reproducible)."""
+    monkeypatch.setattr(services.secrets, "token_hex", lambda n=16: f"ai-seats-{request.node.name}")
+
+
 def contract(kinds, variant="international", level="", **kw):
     seats = [{"name": f"S{i}", "kind": k, "ai_level": level if k == "ai" else ""}
              for i, k in enumerate(kinds)]
