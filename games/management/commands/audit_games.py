@@ -32,6 +32,7 @@ class Command(BaseCommand):
             if not verdict.ok:
                 bad += 1
                 bar.write(self.style.ERROR(str(verdict)), file=self.stdout._out)
+        bar.close()
         summary = f"{total} games audited: {total - bad} clean, {bad} bad"
         self.stdout.write(self.style.SUCCESS(summary) if not bad else self.style.ERROR(summary))
         if bad:

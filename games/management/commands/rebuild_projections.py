@@ -28,6 +28,7 @@ class Command(BaseCommand):
             except (ReplayError, ValueError) as exc:
                 failed += 1
                 bar.write(self.style.ERROR(f"game {game.pk}: {exc}"), file=self.stdout._out)
+        bar.close()
         self.stdout.write(f"{qs.count() - failed} projections rebuilt, {failed} failed")
         if failed:
             raise SystemExit(1)
