@@ -761,6 +761,11 @@ class SabraGame(Game):
         named = list(move.tiles)
         if self.pool is not None:
             drawn = sorted(self.pool[self.pool_pos:self.pool_pos + k])
+            if named and self.seed is not None:
+                # The shuffle is secret until the end: a refusal that said
+                # whether a guessed tile was on top would leak the pool's order.
+                raise self._illegal(f"in a game dealt from a seed a {kind} names no tile: "
+                                    f"write '{kind}' alone", "draw-names-tile")
             if named and named != drawn:
                 raise self._illegal(f"{kind} names {format_tiles(named)} but the pool gives "
                                     f"{'another tile' if k == 1 else 'other tiles'}",

@@ -164,13 +164,21 @@ def test_real_table_game_names_its_draws():
     assert "O13" in [str(t) for t in g.rack(0)] and g.pool_count == 106 - 29
 
 
-def test_seeded_draw_may_name_its_tile_if_it_matches():
+def test_seeded_draw_naming_a_tile_is_refused_alike_right_or_wrong():
+    # A refusal that told a right guess from a wrong one would leak the
+    # secret shuffle: both are refused with the same rule and message.
     g = SabraGame.new(2, seed="named")
     nxt = g.pool[g.pool_pos]
     wrong = next(t for t in range(52) if t != nxt)
-    with pytest.raises(IllegalMoveError):
-        g.push(Move("draw", [wrong]))
-    g.push(Move("draw", [nxt]))
+    errors = []
+    for tile in (wrong, nxt):
+        with pytest.raises(IllegalMoveError) as info:
+            g.push(Move("draw", [tile]))
+        errors.append((info.value.rule, str(info.value)))
+    assert errors[0] == errors[1] and errors[0][0] == "draw-names-tile"
+    assert g.pool_pos == g.pool.index(nxt) and len(g.rack(0)) == 14
+    g.push(Move("draw", []))
+    assert nxt in g.rack(0)
 
 
 def test_view_hides_other_racks_and_the_pool():
