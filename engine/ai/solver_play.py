@@ -15,10 +15,10 @@ Only public information and the player's own rack are used
 
 from __future__ import annotations
 
-from ..melds import GROUP_JOKER, RUN_JOKER, meld_kind, parse_meld
+from ..melds import parse_meld
 from ..rummikub import Move, SabraGame
-from ..solver import divide
-from ..tiles import JOKER, counts_of, parse_tiles
+from ..solver.layout import arrange, meld_tiles
+from ..tiles import parse_tiles
 
 
 def seat_view(game: SabraGame, seat: int) -> dict:
@@ -35,84 +35,6 @@ def seat_view(game: SabraGame, seat: int) -> dict:
         "rules": game.rules,
         "tileset": game.tileset,
     }
-
-
-def meld_tiles(m) -> list[int]:
-    return [s if s < 52 else JOKER for s in m]
-
-
-def _extensions(m: tuple, left: list[int]) -> list[tuple]:
-    """``m`` grown by numbered tiles of ``left`` (53 counts): a run at its
-    ends (longest first), a group of three by a missing colour."""
-    kind = meld_kind(m)
-    out = []
-    if kind == "run":
-        codes = [s if s < 52 else s - RUN_JOKER for s in m]
-        colour = codes[0] // 13
-        lo, hi = min(c % 13 for c in codes), max(c % 13 for c in codes)
-        below, above = [], []
-        n = lo - 1
-        while n >= 0 and left[colour * 13 + n] > below.count(colour * 13 + n):
-            below.append(colour * 13 + n)
-            n -= 1
-        n = hi + 1
-        while n <= 12 and left[colour * 13 + n] > 0:
-            above.append(colour * 13 + n)
-            n += 1
-        for a in range(len(below), -1, -1):
-            for b in range(len(above), -1, -1):
-                if a or b:
-                    out.append(tuple(sorted(below[:a])) + m + tuple(above[:b]))
-    elif kind == "group" and len(m) == 3:
-        num = next(s for s in m if s < 52) % 13
-        present = {s // 13 for s in m if s < 52}
-        if any(s >= GROUP_JOKER for s in m):
-            return out  # a joker's colour would have to be settled; leave it
-        for c in range(4):
-            if c not in present and left[c * 13 + num]:
-                out.append(m + (c * 13 + num,))
-    return out
-
-
-def arrange(old: list[tuple], play: list[int], tileset) -> list[tuple] | None:
-    """A division of the old table + ``play`` that keeps as many old melds
-    as it can (whole, or grown at their ends by played tiles), or ``None``
-    if table + play does not divide."""
-    from ..melds import canonical
-
-    pcount = counts_of(play)
-    # fast path: every old meld stays and the play divides by itself
-    new = divide(list(play), tileset=tileset) if play else []
-    if new is not None:
-        return list(old) + list(new)
-    # grow old melds with played tiles first, then keep what can be kept
-    rest = counts_of([t for m in old for t in meld_tiles(m)])
-    for t in range(53):
-        rest[t] += pcount[t]
-    free_play = list(pcount)
-    kept = []
-    for m in sorted(old, key=len, reverse=True):
-        variants = _extensions(m, free_play) + [m]
-        for v in variants:
-            need = counts_of(meld_tiles(v))
-            if any(need[t] > rest[t] for t in range(53)):
-                continue
-            remaining = [rest[t] - need[t] for t in range(53)]
-            tiles = [t for t in range(53) for _ in range(remaining[t])]
-            if divide(tiles, tileset=tileset) is None:
-                continue
-            kept.append(canonical(v))
-            rest = remaining
-            extra = counts_of(meld_tiles(v))
-            base = counts_of(meld_tiles(m))
-            for t in range(53):
-                free_play[t] -= max(0, extra[t] - base[t])
-            break
-    tiles = [t for t in range(53) for _ in range(rest[t])]
-    new = divide(tiles, tileset=tileset)
-    if new is None:
-        return None
-    return kept + list(new)
 
 
 def _locked_jokers(old: list[tuple]) -> tuple[list[tuple], list[tuple]]:

@@ -5,11 +5,13 @@ player's habits of seed 001's strategy advice.
   plays that nothing else makes) and costs 30 points if caught. While no
   opponent is close to going out and the pool is not nearly empty, the
   player opens and plays without its jokers whenever it can still play.
+- **Hold back early.** It opens with the fewest melds that reach the
+  threshold, keeping one in reserve.
 - **Hold back a fourth tile.** When, after its play, the rack would have
   nothing to play next turn, the player keeps back one tile of the play
   whose removal leaves the table valid (the fourth tile of a group or the
-  end of a run: the lowest such), so that next turn it lays that tile
-  instead of drawing.
+  end of a run: the lowest such), or else a meld of its own tiles, so that
+  next turn it lays that instead of drawing.
 - **Mind the pool and the other racks.** When an opponent has few tiles
   left or the pool runs low, it stops holding back: the largest play, jokers
   included, so as not to be caught with them. A play that empties the rack
@@ -21,10 +23,12 @@ It sees only what its seat may see (:meth:`SabraGame.view`). Deterministic.
 from __future__ import annotations
 
 from ..rummikub import Move, SabraGame
+from ..melds import meld_value
 from ..solver import divide, solve
 from ..tiles import JOKER
 from .greedy import largest_play, opening_move
-from .solver_play import best_legal_play, meld_tiles, no_play, seat_view
+from .solver_play import (best_legal_play, meld_tiles, no_play, rack_only_move,
+                          seat_view)
 
 DANGER_RACK = 4   # an opponent with this many tiles or fewer may go out soon
 DANGER_POOL = 6   # a pool this small ends the game soon
@@ -49,8 +53,12 @@ class StrongPlayer:
 
     name = "strong"
 
-    def __init__(self, seed=None):
+    def __init__(self, seed=None, *, keep_jokers: bool = True, hold_back: bool = True,
+                 reserve_opening: bool = True):
         self.seed = seed
+        self.keep_jokers = keep_jokers
+        self.hold_back = hold_back
+        self.reserve_opening = reserve_opening
 
     def choose(self, game: SabraGame) -> Move:
         """:raises ValueError: the game is over."""
@@ -63,8 +71,16 @@ class StrongPlayer:
         jokers = rack.count(JOKER)
         plain = [t for t in rack if t != JOKER]
         if not view["initial_done"][seat]:
-            if jokers and not danger:
-                move = opening_move(game, view, plain)
+            keep = jokers and not danger and self.keep_jokers
+            for sub in ([plain] if keep else []) + [rack]:
+                sol = solve([], sub, initial_meld_done=False, rules=view["rules"],
+                            tileset=view["tileset"])
+                if not sol.tiles_placed:
+                    continue
+                melds = list(sol.melds)
+                if not danger and self.reserve_opening and sol.tiles_placed < len(rack):
+                    melds = self._reserve_opening(melds, view["rules"].initial_meld)
+                move = rack_only_move(game, view, melds)
                 if move is not None:
                     return move
             move = opening_move(game, view, rack)
@@ -79,23 +95,40 @@ class StrongPlayer:
         ts = view["tileset"]
         table = [t for m in view["table"] for t in meld_tiles(m)]
         sol = None
-        if jokers:
+        if jokers and self.keep_jokers:
+            # keep the jokers only when they enable nothing but themselves
             sol = solve(table, plain, tileset=ts)
-            if not sol.tiles_placed:
+            if not sol.tiles_placed or sol.tiles_placed < placed - jokers:
                 sol = None
         if sol is None:
             sol = solve(table, rack, tileset=ts)
         play = [int(t) for t in sol.play]
         if not play:
             return full_move
-        play = self._hold_back(table, rack, play, ts)
+        if self.hold_back:
+            play = self._hold_back(table, rack, play, ts)
         move = best_legal_play(game, view, play)
         return move if move is not None else full_move
 
     @staticmethod
+    def _reserve_opening(melds: list[tuple], threshold: int) -> list[tuple]:
+        """The opening melds less one kept in reserve (the smallest whose
+        removal still reaches the threshold), to lay next turn instead of
+        drawing."""
+        total = sum(meld_value(m) for m in melds)
+        for m in sorted(melds, key=lambda m: (len(m), meld_value(m))):
+            if len(melds) > 1 and total - meld_value(m) >= threshold:
+                rest = list(melds)
+                rest.remove(m)
+                return rest
+        return melds
+
+    @staticmethod
     def _hold_back(table: list[int], rack: list[int], play: list[int], ts) -> list[int]:
-        """``play`` less one tile kept for next turn, when the rest of the
-        rack would have nothing to play then."""
+        """``play`` less a reserve for next turn, when the rest of the rack
+        would have nothing to play then: one tile whose removal leaves the
+        table valid (a fourth tile, the end of a run), else a meld of the
+        play's own tiles."""
         if len(play) < 2:
             return play
         after = table + play
@@ -106,6 +139,14 @@ class StrongPlayer:
             if t == JOKER:
                 continue
             smaller = _without(play, [t])
+            if divide(table + smaller, tileset=ts) is not None:
+                return smaller
+        own = solve([], play, tileset=ts)
+        for m in sorted(own.melds, key=len):
+            tiles = [s if s < 52 else JOKER for s in m]
+            if len(tiles) >= len(play):
+                continue
+            smaller = _without(play, tiles)
             if divide(table + smaller, tileset=ts) is not None:
                 return smaller
         return play

@@ -5,7 +5,7 @@ Public API (all functions are pure; tiles are :mod:`engine.tiles` codes or
 tokens, melds are :mod:`engine.melds` slot tuples)::
 
     >>> from engine.solver import solve, divide
-    >>> s = solve(table="R1 R2 R3", rack="R4 K4 B4 O9")
+    >>> s = solve(table="R1 R2 R3", rack="R4 K4 B9 O9")
     >>> s.tiles_placed, s.value_placed, [str(t) for t in s.play]
     (1, 4, ['R4'])
     >>> divide("R1 R2 R3 K7 B7 O7 J") is not None

@@ -101,6 +101,84 @@ def divide(tiles, *, tileset="standard") -> list[tuple] | None:
     return melds
 
 
+def _rules(rules):
+    """A rule set from ``None``, a dict of options or a rule set.
+
+    :raises RuleOptionError: unknown option or bad value.
+    """
+    from ..rummikub import RuleSet, rules_from_dict
+
+    if rules is None:
+        return RuleSet()
+    if isinstance(rules, dict):
+        return rules_from_dict(rules)
+    return rules
+
+
+_JOKER_KEYS = ("joker_sets", "joker_reuse")
+
+
+def _joker_mode(rules, explicit: dict | None) -> str:
+    """``"free"``, ``"frozen"`` or ``"keep"`` (jokers keep their tiles)."""
+    sets = getattr(rules, "joker_sets", "free")
+    reuse = getattr(rules, "joker_reuse", "any")
+    if sets == "frozen":
+        return "frozen"
+    if sets == "keep-tile" or reuse != "any":
+        return "keep"
+    return "free"
+
+
+def _parse_table_melds(table_melds) -> list[tuple]:
+    """Melds as slot tuples from lists of tokens (``R5``, ``J``, ``J(R6)``)
+    or slot tuples; a bare ``J`` takes the first reading of its meld.
+
+    :raises NotationError: a bad token. :raises SolverError: not a meld.
+    """
+    from ..melds import interpretations, parse_slot
+
+    out = []
+    for m in table_melds:
+        if isinstance(m, tuple) and all(isinstance(x, int) for x in m):
+            slots = canonical(m)
+        else:
+            tokens = m.replace(",", " ").strip("[] ").split() if isinstance(m, str) else list(m)
+            if any(str(t).upper() == "J" for t in tokens):
+                tiles = _tiles([t for t in tokens if "(" not in str(t)], "table_melds")
+                tiles += [JOKER for t in tokens if "(" in str(t)]
+                readings = interpretations(tiles)
+                if not readings:
+                    raise SolverError(f"table_melds: {' '.join(map(str, tokens))} is not a valid meld")
+                slots = readings[0]
+            else:
+                slots = canonical(parse_slot(str(t)) if "(" in str(t) else int(_tiles([t], "table_melds")[0])
+                                  for t in tokens)
+        if meld_kind(slots) is None:
+            raise SolverError(f"table_melds: {list(m)} is not a valid meld")
+        out.append(slots)
+    return out
+
+
+def _stand_ins(melds: list[tuple]) -> tuple[list[int], list[tuple]]:
+    """For jokers that keep their tiles: the tile each table joker stands
+    for (a group joker: the first missing colour), and the slot to write."""
+    from ..melds import GROUP_JOKER, RUN_JOKER
+
+    codes, slots = [], []
+    for m in melds:
+        for s in m:
+            if RUN_JOKER <= s < GROUP_JOKER:
+                codes.append(s - RUN_JOKER)
+                slots.append(s)
+            elif s >= GROUP_JOKER:
+                num = s - GROUP_JOKER
+                present = {x // 13 for x in m if x < 52}
+                colour = min(c for c in range(4) if c not in present)
+                codes.append(colour * 13 + num)
+                slots.append(s)
+    return codes, slots
+
+
 def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
           tileset="standard", table_melds=None,
           fewest_moves: bool = False) -> Solution:
@@ -127,38 +205,96 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     :raises SolverError: the table does not divide into valid melds.
     """
     ts = _resolve_tileset(tileset)
+    explicit = rules if isinstance(rules, dict) else None
+    rs = _rules(rules)
     tab = _tiles(table, "table")
     rk = _tiles(rack, "rack")
     ts.check(tab + rk)
-    tcounts, jt = _split(tab)
-    rcounts, jr = _split(rk)
+    old = None
+    if table_melds is not None:
+        old = _parse_table_melds(table_melds)
+        if sorted(slot_tile(x) for m in old for x in m) != sorted(tab):
+            raise SolverError("table_melds do not hold exactly the table's tiles")
+    elif fewest_moves:
+        raise SolverError("fewest_moves needs the table as laid out (table_melds)")
+    mode = _joker_mode(rs, explicit) if old is not None else "free"
+    if old is None and explicit and any(
+            k in explicit for k in _JOKER_KEYS) and _joker_mode(rs, explicit) != "free":
+        raise SolverError("the joker rule options asked for need the table as laid "
+                          "out (table_melds)")
     zero = [0] * 52
-    if initial_meld_done:
-        if tab and dp.feasible(tcounts, zero, jt, 0) is None:
-            raise SolverError("the table cannot be divided into valid melds")
-        cand = core.useful_rack(tcounts, rcounts, jt + jr)
-        plan = core.best_plan(tcounts, cand, jt, jr)
-        assert plan is not None
-        melds, used = core.build_melds(plan, tcounts, cand)
-        jokers_played = plan.jokers_used - jt
-    else:
-        table_arrangement = divide(tab, tileset=ts)
-        if table_arrangement is None:
-            raise SolverError("the table cannot be divided into valid melds")
-        threshold = initial_meld_threshold(rules)
-        cand = core.useful_rack(zero, rcounts, jr)
-        plan = core.best_plan(zero, cand, 0, jr, threshold=threshold)
+    if not initial_meld_done:
+        if old is not None:
+            table_arrangement = old
+        else:
+            table_arrangement = divide(tab, tileset=ts)
+            if table_arrangement is None:
+                raise SolverError("the table cannot be divided into valid melds")
+        cand = core.useful_rack(zero, counts_of(rk)[:52], counts_of(rk)[JOKER])
+        plan = core.best_plan(zero, cand, 0, counts_of(rk)[JOKER],
+                              threshold=initial_meld_threshold(rs))
         if plan is None or plan.score == 0:
-            return Solution(0, 0, [], list(table_arrangement))
+            return Solution(0, 0, [], list(table_arrangement), 0 if old is not None else None)
         melds, used = core.build_melds(plan, zero, cand)
-        jokers_played = plan.jokers_used
-        melds = list(table_arrangement) + melds
+        return _solution(used, plan.jokers_used, list(table_arrangement) + melds,
+                         0 if old is not None else None)
+    locked: list[tuple] = []
+    work = tab
+    stand_slots: list[tuple] = []
+    if mode == "frozen":
+        locked = [m for m in old if any(x >= 52 for x in m)]
+        work = [slot_tile(x) for m in old if not any(y >= 52 for y in m) for x in m]
+    elif mode == "keep":
+        codes, slots = _stand_ins(old)
+        work = [t for t in tab if t != JOKER] + codes
+        stand_slots = list(zip(codes, slots))
+    tcounts, jt = _split(work)
+    rcounts, jr = _split(rk)
+    if work and dp.feasible(tcounts, zero, jt, 0) is None:
+        raise SolverError("the table cannot be divided into valid melds")
+    cand = core.useful_rack(tcounts, rcounts, jt + jr)
+    plan = core.best_plan(tcounts, cand, jt, jr)
+    assert plan is not None
+    melds, used = core.build_melds(plan, tcounts, cand)
+    melds = _restore_jokers(melds, stand_slots)
+    jokers_played = plan.jokers_used - jt
+    play = [t for code in range(52) for t in [code] * used[code]] + [JOKER] * jokers_played
+    if old is not None and (fewest_moves or mode != "free"):
+        from .layout import arrange
+        free_old = [m for m in old if m not in locked] if mode == "frozen" else old
+        if mode != "keep":
+            laid = arrange(free_old, play, ts)
+            if laid is not None:
+                melds = laid
+    melds = locked + melds
+    moved = None
+    if old is not None:
+        from .layout import moved_tiles
+        moved = moved_tiles(old, melds)
+    return _solution(used, jokers_played, melds, moved)
+
+
+def _restore_jokers(melds: list[tuple], stand: list[tuple]) -> list[tuple]:
+    """Write back the jokers that stood in as the tiles they keep."""
+    from ..melds import GROUP_JOKER, RUN_JOKER
+
+    melds = [list(m) for m in melds]
+    for code, slot in stand:
+        for m in melds:
+            if code in m:
+                i = m.index(code)
+                m[i] = RUN_JOKER + code if meld_kind(canonical(m)) == "run" else GROUP_JOKER + code % 13
+                break
+    return [canonical(m) for m in melds]
+
+
+def _solution(used: list[int], jokers: int, melds: list, moved) -> Solution:
     play = []
     for code in range(52):
         play.extend([TILES[code]] * used[code])
-    play.extend([TILES[JOKER]] * jokers_played)
-    value = sum(t % 13 + 1 for t in play if t != JOKER) + 30 * jokers_played
-    return Solution(len(play), value, play, melds)
+    play.extend([TILES[JOKER]] * jokers)
+    value = sum(t % 13 + 1 for t in play if t != JOKER) + 30 * jokers
+    return Solution(len(play), value, play, melds, moved)
 
 
 def could_open(rack, *, rules=None, tileset="standard") -> Solution | None:
