@@ -210,6 +210,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # the queue after this many seconds. Tasks are short and safe to run
     # twice, so a short timeout only costs a harmless duplicate.
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 60),
+    # ...found by a sweep of the unacknowledged messages every this many
+    # seconds (kombu's default sweeps only every 100 s).
+    "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
+    "unacked_restore_throttle": 1,
 }
 # Periodic repairs (run one beat: ``celery -A config beat``, or ``worker -B``
 # on one machine): send outbox rows left pending while Redis was away, and
