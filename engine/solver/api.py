@@ -161,22 +161,24 @@ def _parse_table_melds(table_melds) -> list[tuple]:
 
 def _stand_ins(melds: list[tuple]) -> tuple[list[int], list[tuple]]:
     """For jokers that keep their tiles: the tile each table joker stands
-    for (a group joker: the first missing colour), and the slot to write."""
-    from ..melds import GROUP_JOKER, RUN_JOKER
+    for, in melds where that tile is settled (a run; a group of four)."""
+    from ..melds import joker_candidates
 
     codes, slots = [], []
     for m in melds:
-        for s in m:
-            if RUN_JOKER <= s < GROUP_JOKER:
-                codes.append(s - RUN_JOKER)
-                slots.append(s)
-            elif s >= GROUP_JOKER:
-                num = s - GROUP_JOKER
-                present = {x // 13 for x in m if x < 52}
-                colour = min(c for c in range(4) if c not in present)
-                codes.append(colour * 13 + num)
+        for k, s in enumerate(m):
+            if s >= 52:
+                (code,) = joker_candidates(m, k)
+                codes.append(code)
                 slots.append(s)
     return codes, slots
+
+
+def _unsettled(m: tuple) -> bool:
+    """A meld holding a joker that may stand for either of two tiles."""
+    from ..melds import joker_candidates
+
+    return any(s >= 52 and len(joker_candidates(m, k)) > 1 for k, s in enumerate(m))
 
 
 def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
@@ -217,7 +219,7 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
             raise SolverError("table_melds do not hold exactly the table's tiles")
     elif fewest_moves:
         raise SolverError("fewest_moves needs the table as laid out (table_melds)")
-    mode = _joker_mode(rs, explicit) if old is not None else "free"
+    mode = _joker_mode(rs, explicit) if old is not None and rules is not None else "free"
     if old is None and explicit and any(
             k in explicit for k in _JOKER_KEYS) and _joker_mode(rs, explicit) != "free":
         raise SolverError("the joker rule options asked for need the table as laid "
@@ -245,8 +247,12 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
         locked = [m for m in old if any(x >= 52 for x in m)]
         work = [slot_tile(x) for m in old if not any(y >= 52 for y in m) for x in m]
     elif mode == "keep":
-        codes, slots = _stand_ins(old)
-        work = [t for t in tab if t != JOKER] + codes
+        # jokers stand in as the tiles they keep; a group of three with a
+        # joker (two possible tiles) stays as it is
+        locked = [m for m in old if _unsettled(m)]
+        settled = [m for m in old if not _unsettled(m)]
+        codes, slots = _stand_ins(settled)
+        work = [slot_tile(x) for m in settled for x in m if x < 52] + codes
         stand_slots = list(zip(codes, slots))
     tcounts, jt = _split(work)
     rcounts, jr = _split(rk)
@@ -256,16 +262,28 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     plan = core.best_plan(tcounts, cand, jt, jr)
     assert plan is not None
     melds, used = core.build_melds(plan, tcounts, cand)
-    melds = _restore_jokers(melds, stand_slots)
+    if mode == "keep":
+        restored = _restore_jokers(melds, stand_slots)
+        if restored is None:
+            # no layout keeps every joker's tile settled: leave joker melds be
+            return solve(table, rack, initial_meld_done, rules={**_as_dict(rs), "joker_sets": "frozen"},
+                         tileset=ts, table_melds=old, fewest_moves=fewest_moves)
+        melds = restored
     jokers_played = plan.jokers_used - jt
     play = [t for code in range(52) for t in [code] * used[code]] + [JOKER] * jokers_played
     if old is not None and (fewest_moves or mode != "free"):
         from .layout import arrange
-        free_old = [m for m in old if m not in locked] if mode == "frozen" else old
-        if mode != "keep":
-            laid = arrange(free_old, play, ts)
-            if laid is not None:
-                melds = laid
+        if mode == "frozen":
+            free_old = [m for m in old if m not in locked]
+        elif mode == "keep":
+            free_old = [_virtual(m) for m in old if m not in locked]
+        else:
+            free_old = old
+        laid = arrange(free_old, play, ts)
+        if laid is not None and mode == "keep":
+            laid = _restore_jokers(laid, stand_slots)
+        if laid is not None:
+            melds = laid
     melds = locked + melds
     moved = None
     if old is not None:
@@ -274,18 +292,46 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     return _solution(used, jokers_played, melds, moved)
 
 
-def _restore_jokers(melds: list[tuple], stand: list[tuple]) -> list[tuple]:
-    """Write back the jokers that stood in as the tiles they keep."""
+def _virtual(m: tuple) -> tuple:
+    """A meld with each joker replaced by the tile it keeps."""
+    codes, _ = _stand_ins([m])
+    out, k = [], 0
+    for x in m:
+        if x >= 52:
+            out.append(codes[k])
+            k += 1
+        else:
+            out.append(x)
+    return canonical(out)
+
+
+def _restore_jokers(melds: list[tuple], stand: list[tuple]) -> list[tuple] | None:
+    """Write back the jokers that stood in as the tiles they keep, each in a
+    meld where it stands for that tile alone (a run, or a group of four);
+    ``None`` if some stand-in has no such place."""
     from ..melds import GROUP_JOKER, RUN_JOKER
 
     melds = [list(m) for m in melds]
     for code, slot in stand:
         for m in melds:
-            if code in m:
-                i = m.index(code)
-                m[i] = RUN_JOKER + code if meld_kind(canonical(m)) == "run" else GROUP_JOKER + code % 13
+            if code not in m:
+                continue
+            kind = meld_kind(canonical(m))
+            if kind == "run":
+                m[m.index(code)] = RUN_JOKER + code
                 break
+            if kind == "group" and len(m) == 4:
+                m[m.index(code)] = GROUP_JOKER + code % 13
+                break
+        else:
+            return None
     return [canonical(m) for m in melds]
+
+
+def _as_dict(rules) -> dict:
+    from ..rummikub import rules_to_dict
+
+    return rules_to_dict(rules)
 
 
 def _solution(used: list[int], jokers: int, melds: list, moved) -> Solution:
