@@ -174,7 +174,7 @@ def workers(broker, transactional_db, tmp_path):
     started: list[Worker] = []
     base = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "PYTEST_"))}
     base.update(DATABASE_URL=database_url(), CELERY_BROKER_URL=broker.url, CELERY_RESULT_BACKEND="",
-                CELERY_VISIBILITY_TIMEOUT="5", DB_CONN_MAX_AGE="0", LOG_LEVEL="WARNING",
+                CELERY_VISIBILITY_TIMEOUT="5", CELERY_RESTORE_INTERVAL="2", DB_CONN_MAX_AGE="0", LOG_LEVEL="WARNING",
                 PYTHONUNBUFFERED="1", DJANGO_SETTINGS_MODULE="config.settings")
 
     def start(name: str, *, beat: bool = False, **env) -> Worker:

@@ -98,7 +98,7 @@ def test_a_worker_killed_mid_game_and_another_started_finish_every_game(workers,
     at_kill = {g.pk: Game.objects.get(pk=g.pk).version for g in games}
     assert not all(Game.objects.get(pk=g.pk).is_over for g in games), "nothing left to play after the kill"
     workers("w2")
-    wait(lambda: all(Game.objects.get(pk=g.pk).is_over for g in games), 300,
+    wait(lambda: all(Game.objects.get(pk=g.pk).is_over for g in games), 180,
          f"every game to end after the kill (versions at the kill: {at_kill})")
     for game in games:
         assert_played_cleanly(game)
