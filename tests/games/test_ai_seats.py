@@ -9,7 +9,7 @@ import pytest
 
 from games import ai_seats, outbox, services
 from games.audit import audit_game
-from games.models import Event, Game, OutboxMessage
+from games.models import Event, OutboxMessage
 
 
 def sabra(players=2, kinds=("ai", "ai"), level="random", **kw):
