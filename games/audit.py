@@ -4,7 +4,9 @@ For each game: versions run 1, 2, 3, ... with no gap; each row's
 ``prev_hash`` is the previous row's hash and its own hash matches its content;
 the first event is GameCreated; a digital game's revealed seed (or, before
 the end, its kept secret) hashes to the published ``seed_sha256`` and deals
-the game; every move replays through the engine by the seat recorded; a
+the game; every move's recorded seat is one the engine let act then
+(``may_act(seat)`` where the family has it, else the seat on turn; a seat
+off turn buys in contract rummy) and the move replays as that seat's; a
 recorded penalty is what the rules give for the refused move; the scores in
 GameFinished are the engine's; a game that ended has its GameFinished.
 The verdict names the first bad event.
@@ -19,7 +21,8 @@ from engine.errors import IllegalMoveError
 
 from . import eventstore as es
 from .models import AuditVerdict, Event, Game, SeedSecret
-from .replay import apply_move, new_state, seed_sha256
+from .replay import new_state, seed_sha256
+from .services import last_mover
 
 
 @dataclass(frozen=True)
@@ -54,6 +57,21 @@ def _check_chain(rows: list[Event]) -> None:
         if es.expected_hash(row, prev) != row.hash:
             raise _Bad(row.version, "its content does not match its hash (the row was edited)")
         prev = row.hash
+
+
+def _check_seat(version: int, state, seat, players: int) -> None:
+    """The recorded seat must be one the engine lets act now: where the
+    family has ``may_act(seat)`` (contract rummy: buys and undo off turn),
+    that decides; otherwise only the seat on turn moves."""
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players:
+        raise _Bad(version, f"recorded for seat {seat!r}, not a seat of this {players}-player game")
+    may_act = getattr(state, "may_act", None)
+    if callable(may_act):
+        if not may_act(seat):
+            raise _Bad(version, f"recorded for seat {seat}, which could not act then "
+                                f"(seat {state.to_move} was on turn)")
+    elif seat != state.to_move:
+        raise _Bad(version, f"recorded for seat {seat} but seat {state.to_move} was to move")
 
 
 def _check_replay(game: Game, rows: list[Event]) -> None:
@@ -95,8 +113,9 @@ def _check_replay(game: Game, rows: list[Event]) -> None:
         if event.type == es.MOVE_RECORDED:
             if state.is_over:
                 raise _Bad(event.version, "a move after the game ended")
-            if p.get("seat") != state.to_move:
-                raise _Bad(event.version, f"recorded for seat {p.get('seat')} but seat {state.to_move} was to move")
+            seat = p.get("seat")
+            _check_seat(event.version, state, seat, created["players"])
+            on_turn = state.to_move
             refused = p.get("refused")
             if refused:
                 try:
@@ -110,10 +129,24 @@ def _check_replay(game: Game, rows: list[Event]) -> None:
                 else:
                     raise _Bad(event.version, f"move {refused['move']!r} recorded as refused is legal")
             try:
-                outcome = apply_move(state, p)
+                move = state.parse_move(p["move"])
             except ValueError as exc:
-                raise _Bad(event.version, f"move {p.get('move')!r} by seat {p.get('seat')} "
+                raise _Bad(event.version, f"move {p.get('move')!r} by seat {seat} "
+                                          f"does not parse: {exc}") from None
+            named = getattr(move, "seat", None)
+            if isinstance(named, int) and named != seat:
+                raise _Bad(event.version, f"move {p['move']!r} names seat {named} but is recorded "
+                                          f"for seat {seat}")
+            try:
+                outcome = state.push(move)
+            except ValueError as exc:
+                raise _Bad(event.version, f"move {p.get('move')!r} by seat {seat} "
                                           f"does not replay: {exc}") from None
+            if not isinstance(named, int):
+                mover = on_turn if event.stored_schema < 2 else last_mover(state, on_turn)
+                if mover != seat:
+                    raise _Bad(event.version, f"move {p['move']!r} is recorded for seat {seat} "
+                                              f"but the engine made it for seat {mover}")
             if outcome.kind != p.get("outcome"):
                 raise _Bad(event.version, f"the move gives outcome {outcome.kind!r}, "
                                           f"the event says {p.get('outcome')!r}")

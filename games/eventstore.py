@@ -34,7 +34,7 @@ GENESIS_HASH = "0" * 64
 GAME_CREATED = "GameCreated"
 MOVE_RECORDED = "MoveRecorded"
 GAME_FINISHED = "GameFinished"
-CURRENT_SCHEMA: dict[str, int] = {GAME_CREATED: 2, MOVE_RECORDED: 1, GAME_FINISHED: 1}
+CURRENT_SCHEMA: dict[str, int] = {GAME_CREATED: 2, MOVE_RECORDED: 2, GAME_FINISHED: 1}
 
 # (type, stored schema version) -> function giving the payload one version up.
 UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
@@ -78,6 +78,18 @@ def _game_created_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
         names = names or [f"seat {i}" for i in range(data["players"])]
         data["seats"] = [{"name": n, "kind": "human"} for n in names]
     data.setdefault("first", 0)
+    return data
+
+
+@upcaster(MOVE_RECORDED, 1)
+def _move_recorded_v1_to_v2(payload: dict[str, Any]) -> dict[str, Any]:
+    # Schema 1 put the seat on turn in "seat" and, for a move by a seat off
+    # turn (a contract buy or undo), the seat that moved in "by". Schema 2:
+    # "seat" is the seat that moved.
+    data = dict(payload)
+    by = data.pop("by", None)
+    if by is not None:
+        data["seat"] = by
     return data
 
 

@@ -269,7 +269,9 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
     for staff and trusted workers). A move the rules turn into a penalty is
     recorded as the penalty, with the refused move and the rule in the
     event. A move that ends the game also records GameFinished with the
-    scores and the revealed seed.
+    scores and the revealed seed. The event's ``seat`` is the seat that
+    moved (a buyer off turn included; for a move naming no seat sent for
+    no seat, the seat the engine made it for).
 
     :raises ConcurrencyConflict: the game is not at ``expected_version``.
     :raises GameIsOver: the game has ended.
@@ -309,12 +311,10 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
         except GameServiceError:
             STATE_CACHE.put(game, cached_at, state)
             raise
-        # "seat" is the seat on turn (what the audit replays against); a move
-        # by a seat off turn (a buy) names that seat in its text and in "by"
-        payload: dict[str, Any] = {"seat": mover}
+        # "seat" is the seat that moved (MoveRecorded schema 2): a seat off
+        # turn for a buy or an undo, else the seat on turn
         own_seat = getattr(parsed, "seat", None)
-        if isinstance(own_seat, int) and own_seat != mover:
-            payload["by"] = own_seat
+        payload: dict[str, Any] = {"seat": own_seat if isinstance(own_seat, int) else seat}
         try:
             outcome = state.push(parsed)
             payload.update(move=str(parsed), outcome=outcome.kind)
@@ -325,6 +325,8 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
             outcome = state.push(exc.penalty)
             payload.update(move=str(exc.penalty), outcome=outcome.kind,
                            refused={"move": str(parsed), "rule": exc.rule, "message": str(exc)})
+        if payload["seat"] is None:  # a move naming no seat, sent for no seat
+            payload["seat"] = last_mover(state, mover)
         events = [(es.MOVE_RECORDED, payload)]
         seed = None
         if state.is_over:
@@ -345,6 +347,14 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
                       game_over=state.is_over, penalty_for=refused["move"] if refused else None,
                       rule=refused["rule"] if refused else None,
                       message=refused["message"] if refused else "")
+
+
+def last_mover(state, on_turn: int | None) -> int | None:
+    """The seat that made the move just pushed on ``state``: the engine's
+    ``move_seats`` where the family keeps it, else ``on_turn`` (the seat
+    that was on turn before the move)."""
+    seats = getattr(state, "move_seats", None)
+    return seats[-1] if seats else on_turn
 
 
 def _bind_seat(state, parsed, seat: int, mover: int | None):

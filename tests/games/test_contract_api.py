@@ -98,8 +98,9 @@ def test_a_buy_off_turn_is_accepted_inside_the_window_and_refused_outside_it(api
     r = post_move(api, gid, tokens[0], "buy")
     assert r.status_code == 201 and r.json()["outcome"] == "buy-requested"
     event = Event.objects.filter(game_id=gid).order_by("-version").first()
-    # "seat" is the seat on turn (seat 2); the buyer is in the move and in "by"
-    assert event.payload["seat"] == 2 and event.payload["by"] == 0 and event.payload["move"] == "0 buy"
+    # "seat" is the seat that moved (seat 0, off turn while seat 2 is on turn)
+    assert event.payload["seat"] == 0 and event.payload["move"] == "0 buy" and "by" not in event.payload
+    assert event.schema_version == 2 and Game.objects.get(pk=gid).to_move == 2
     assert event.actor == "seat:0"
     assert post_move(api, gid, tokens[2], "draw").status_code == 201
     seen = view(api, gid, tokens[0])
