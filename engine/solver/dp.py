@@ -205,8 +205,11 @@ def mode_at(lazy: bool, n: int) -> int:
 _COLOUR_CACHE: dict[tuple[int, int, int, int], tuple] = {}
 
 
-def colour_options(msid: int, a: int, b: int, jcap: int, mode: int = GENERAL) -> tuple:
-    key = (msid, a, b, jcap, mode)
+def colour_options(msid: int, a: int, b: int, jcap: int, mode: int = GENERAL,
+                   lim: int = 3) -> tuple:
+    """The options for one colour at one number (see ``_COLOUR_CACHE``).
+    ``lim`` bit 0: a group may hold this tile; bit 1: a run may pass here."""
+    key = (msid, a, b, jcap, mode, lim)
     got = _COLOUR_CACHE.get(key)
     if got is not None:
         return got
@@ -214,7 +217,11 @@ def colour_options(msid: int, a: int, b: int, jcap: int, mode: int = GENERAL) ->
     for u in range(b, -1, -1):
         x = a + u
         for y in range(x + 1):
-            for j in range(jcap + 1):
+            if y and not lim & 1:
+                break
+            if x - y and not lim & 2:
+                continue
+            for j in range(jcap + 1 if lim & 2 else 1):
                 for new, recipe in apply_options(msid, x - y, j, mode):
                     k = (new, y, j)
                     if k not in best:
@@ -324,6 +331,26 @@ def _prune(states: dict[int, int], full: int, bucket_shift: int = 0) -> dict[int
 PRUNE = True
 
 
+def limits(table: list[int], rack: list[int], jokers: int) -> list[int]:
+    """Per tile code, what the tiles present allow there: bit 0, a group
+    (two other colours of the number, counting jokers); bit 1, a run (some
+    three places in a row around it, the gaps no more than the jokers)."""
+    avail = [table[i] + rack[i] for i in range(52)]
+    out = []
+    for i in range(52):
+        c, n = divmod(i, 13)
+        lim = 0
+        if sum(1 for c2 in range(4) if c2 != c and avail[c2 * 13 + n]) + jokers >= 2:
+            lim |= 1
+        for st in range(max(0, n - 2), min(n, 10) + 1):
+            if sum(1 for p in range(st, st + 3) if p != n and not avail[c * 13 + p]) \
+                    + (0 if avail[i] else 1) <= jokers:
+                lim |= 2
+                break
+        out.append(lim)
+    return out
+
+
 def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
            threshold: int = 0, budget: int | None = None) -> Plan | None:
     """One pass of the programme.
@@ -339,6 +366,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     """
     jtot = jt + jr
     cand_total = sum(rack) + jr
+    lims = limits(table, rack, jtot)
     cur: dict[int, int] = {0: 0}
     back: list[list[dict]] = []
     placed_cand = 0
@@ -357,6 +385,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         for c in range(4):
             a = table[c * 13 + n]
             b = rack[c * 13 + n]
+            lim = lims[c * 13 + n]
             cand_before += b
             sh = _SHIFT[c]
             clear = ~(_MASK8 << sh)
@@ -377,7 +406,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                         lst = local[lk] = [
                             ((o[0] << sh) + (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
                              o[1], o[3] * gain_unit, lazy and o[0] != 0, o)
-                            for o in colour_options(msid, a, b, jleft, mode)]
+                            for o in colour_options(msid, a, b, jleft, mode, lim)]
                     for delta, y, gain, setcap, opt in lst:
                         sc = score + gain
                         if sc < min_sc:
@@ -399,7 +428,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 jused = key >> _J_SHIFT & 0xF
                 ymax = key >> _G_SHIFT & 0xF
                 base = key & clear
-                for opt in colour_options(msid, a, b, jtot - jused, mode):
+                for opt in colour_options(msid, a, b, jtot - jused, mode, lim):
                     new, y, j, u, recipe = opt
                     sc = score + u * gain_unit
                     if sc < min_sc:
@@ -537,6 +566,7 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     full_cap = full << _CAP_SHIFT
     low_mask = (1 << _J_SHIFT) - 1
     dead: dict[int, int] = {}  # (key, n, stage) packed -> largest failed slack
+    lims = limits(table, rack, jtot)
     path: list = []
     modes = [mode_at(lazy, n) for n in range(13)]
 
@@ -601,7 +631,7 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
         jused = key >> _J_SHIFT & 0xF
         ymax = key >> _G_SHIFT & 0xF
         base = key & ~(_MASK8 << sh)
-        for opt in colour_options(msid, table[i], b, jtot - jused, modes[n]):
+        for opt in colour_options(msid, table[i], b, jtot - jused, modes[n], lims[i]):
             new, y, j, u, recipe = opt
             s2 = slack - (b - u)
             if s2 < 0:
