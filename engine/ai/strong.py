@@ -40,6 +40,36 @@ def in_danger(view: dict, seat: int) -> bool:
     return min(others, default=99) <= DANGER_RACK or view["pool_count"] <= DANGER_POOL
 
 
+def keep_weights(view: dict) -> list[int]:
+    """Second-objective weights that play isolated tiles and keep connected
+    ones: a tile's weight falls with the number of tiles that could meld with
+    it (its neighbours in colour, its number in other colours) still on the
+    rack or unseen (the pool and the other racks, as counts: what this seat
+    can know)."""
+    ts = view["tileset"]
+    unseen = ts.counts()
+    for m in view["table"]:
+        for t in meld_tiles(m):
+            unseen[t] -= 1
+    own = [0] * 53
+    for t in view["rack"]:
+        own[t] += 1
+        unseen[t] -= 1
+    w = [0] * 53
+    for t in range(52):
+        c, n = divmod(t, 13)
+        partners = 0
+        for d in (-2, -1, 1, 2):
+            if 0 <= n + d <= 12:
+                partners += own[c * 13 + n + d] * 2 + unseen[c * 13 + n + d]
+        for c2 in range(4):
+            if c2 != c:
+                partners += own[c2 * 13 + n] * 2 + unseen[c2 * 13 + n]
+        w[t] = max(0, 300 + 4 * (n + 1) - 8 * partners)
+    w[JOKER] = 0
+    return w
+
+
 def _without(rack: list[int], tiles: list[int]) -> list[int]:
     left = list(rack)
     for t in tiles:
@@ -54,8 +84,9 @@ class StrongPlayer:
     name = "strong"
 
     def __init__(self, seed=None, *, keep_jokers: bool = True, hold_back: bool = True,
-                 reserve_opening: bool = True):
+                 reserve_opening: bool = True, keep_connected: bool = True):
         self.seed = seed
+        self.keep_connected = keep_connected
         self.keep_jokers = keep_jokers
         self.hold_back = hold_back
         self.reserve_opening = reserve_opening
@@ -101,7 +132,8 @@ class StrongPlayer:
             if not sol.tiles_placed or sol.tiles_placed < placed - jokers:
                 sol = None
         if sol is None:
-            sol = solve(table, rack, tileset=ts)
+            weights = keep_weights(view) if self.keep_connected else None
+            sol = solve(table, rack, tileset=ts, weights=weights)
         play = [int(t) for t in sol.play]
         if not play:
             return full_move

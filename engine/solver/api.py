@@ -183,7 +183,7 @@ def _unsettled(m: tuple) -> bool:
 
 def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
           tileset="standard", table_melds=None,
-          fewest_moves: bool = False) -> Solution:
+          fewest_moves: bool = False, weights=None) -> Solution:
     """The best play from ``rack`` onto ``table``.
 
     By default the table is a multiset that may be rearranged freely (seed
@@ -203,6 +203,9 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
         slot tuples); needed for ``fewest_moves``.
     :param fewest_moves: among the best plays, one that moves the fewest
         table tiles out of their melds.
+    :param weights: 53 ints (0..999, the joker last) to maximise second in
+        place of face values (the AI uses it to choose which tiles to keep);
+        ``value_placed`` is still in face values.
     :raises NotationError: an unknown tile, or more copies than the set has.
     :raises SolverError: the table does not divide into valid melds.
     """
@@ -259,7 +262,7 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     if work and dp.feasible(tcounts, zero, jt, 0) is None:
         raise SolverError("the table cannot be divided into valid melds")
     cand = core.useful_rack(tcounts, rcounts, jt + jr)
-    plan = core.best_plan(tcounts, cand, jt, jr)
+    plan = core.best_plan(tcounts, cand, jt, jr, weights=weights)
     assert plan is not None
     melds, used = core.build_melds(plan, tcounts, cand)
     if mode == "keep":

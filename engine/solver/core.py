@@ -36,7 +36,7 @@ def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:
 
 
 def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
-              threshold: int = 0) -> dp.Plan | None:
+              threshold: int = 0, weights: list[int] | None = None) -> dp.Plan | None:
     """The optimal plan.
 
     Without a threshold, a depth-first search first asks whether every
@@ -57,7 +57,8 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         d = 1
     while True:
         budget = None if d >= total else d
-        plan = dp.run_dp(table, rack, jt, jr, threshold=threshold, budget=budget)
+        plan = dp.run_dp(table, rack, jt, jr, threshold=threshold, budget=budget,
+                         weights=weights)
         if plan is not None or budget is None:
             return plan
         d = 1 if d == 0 else d * 2

@@ -352,7 +352,8 @@ def limits(table: list[int], rack: list[int], jokers: int) -> list[int]:
 
 
 def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
-           threshold: int = 0, budget: int | None = None) -> Plan | None:
+           threshold: int = 0, budget: int | None = None,
+           weights: list[int] | None = None) -> Plan | None:
     """One pass of the programme.
 
     :param table: 52 counts of numbered tiles that must be placed.
@@ -361,11 +362,14 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     :param threshold: initial-meld mode when > 0 (meld value must reach it).
     :param budget: at most this many candidate rack tiles (jokers included)
         left unplaced; ``None`` for no limit.
+    :param weights: 53 values to maximise second instead of face values
+        (each below 1000); the joker's at index 52.
     :returns: the best :class:`Plan`, or ``None`` if no arrangement within
         budget exists.
     """
     jtot = jt + jr
     cand_total = sum(rack) + jr
+    joker_value = JOKER_VALUE if weights is None else weights[52]
     lims = limits(table, rack, jtot)
     cur: dict[int, int] = {0: 0}
     back: list[list[dict]] = []
@@ -381,8 +385,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         steps: list[dict] = []
         cur2 = {k: (v, k, None) for k, v in cur.items()}
         cand_before = placed_cand
-        gain_unit = BIG + number
         for c in range(4):
+            gain_unit = BIG + (number if weights is None else weights[c * 13 + n])
             a = table[c * 13 + n]
             b = rack[c * 13 + n]
             lim = lims[c * 13 + n]
@@ -526,7 +530,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             continue
         if mv_cap and (key >> _MV_SHIFT) < mv_cap:
             continue
-        total = score + placed_j * (BIG + JOKER_VALUE)
+        total = score + placed_j * (BIG + joker_value)
         if best is None or total > best:
             best, best_key, best_surplus = total, key, surplus
     if best_key is None:
