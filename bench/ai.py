@@ -2,6 +2,7 @@
 
 Plays 2-player matches (a level against the one below it, seats swapped
 every game) and 4-player matches (two seats of each, alternating, rotated),
+as duplicate deals (each shuffle played with every seating),
 and prints each level's win rate with a 95% Wilson interval. A level beats
 the one below when its whole interval lies above 50% (a shared win counts
 half).
@@ -63,7 +64,10 @@ def match(low: str, high: str, games: int, seats: int, seed: str) -> tuple[float
             base = [high, low, high, low]
             r = g % 4
             levels = base[r:] + base[:r]
-        shares = play_game(levels, f"{seed}-{seats}p-{low}-{high}-{g}")
+        # duplicate deals: each shuffle is played with every seating, so the
+        # luck of the deal cancels between the two levels
+        deal = g // 2 if seats == 2 else g // 4
+        shares = play_game(levels, f"{seed}-{seats}p-{low}-{high}-{deal}")
         won += sum(s for s, lv in zip(shares, levels) if lv == high)
     return won, games
 
