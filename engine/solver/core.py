@@ -35,6 +35,9 @@ def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:
             return cand
 
 
+SMALL_TABLE = 15
+
+
 def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
               threshold: int = 0, weights: list[int] | None = None) -> dp.Plan | None:
     """The optimal plan.
@@ -43,7 +46,8 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     candidate fits (on a well-filled table it nearly always does, and the
     witness is then optimal). Otherwise, and in initial-meld mode, the
     dynamic programme runs with a loss budget ``d = 1, 2, 4, ...`` (then
-    none); the first budget that admits a plan gives the optimum.
+    none); the first budget that admits a plan gives the optimum. With
+    fewer than ``SMALL_TABLE`` tiles on the table it runs once, unbudgeted.
 
     :returns: ``None`` when no arrangement exists (the table does not
         divide; in initial-meld mode: no opening play).
@@ -54,7 +58,23 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         plan = dp.feasible(table, rack, jt, jr, budget=0)
         if plan is not None or total == 0:
             return plan
+        if sum(table) + jt < SMALL_TABLE:
+            # little on the table: the budget would only be raised many times
+            return dp.run_dp(table, rack, jt, jr, budget=None, weights=weights)
+        # a quick depth-first play bounds the loss from above
+        quick = dp.feasible(table, rack, jt, jr, budget=total)
+        if quick is None:
+            return None
+        bound = total - (quick.score >> 16)
         d = 1
+        while True:
+            d = min(d, bound)
+            plan = dp.run_dp(table, rack, jt, jr, budget=d, weights=weights)
+            if plan is not None:
+                return plan
+            if d >= bound:
+                return quick
+            d *= 2
     while True:
         budget = None if d >= total else d
         plan = dp.run_dp(table, rack, jt, jr, threshold=threshold, budget=budget,
