@@ -611,7 +611,7 @@ class ContractGame(Game):
         self.phase = "draw"
         self.took = False
         self.window = True
-        self.window_ref = (self.hand_first - 1) % n
+        self.window_ref = (self.hand_first - 1) % n  # the dealer turned the upcard
         self.window_discarder: int | None = None
         self.upcard = True
         self.requests: list[int] = []
@@ -822,8 +822,12 @@ class ContractGame(Game):
                 "answer-buy-request")
         detail: dict[str, Any] = {}
         if self.requests:
+            # next in turn after the seat that put the card there (the
+            # discarder, or the dealer who turned the first upcard), that
+            # seat itself last: it cannot buy back a discard of its own, but
+            # the dealer may buy the upcard, after everyone else
             ref = self.window_ref
-            buyer = min(self.requests, key=lambda s: (s - ref) % self.n)
+            buyer = min(self.requests, key=lambda s: (s - ref - 1) % self.n)
             got = self._give(buyer, self.rules.buy_extra)
             detail["bought"] = {"seat": buyer, "cards": [TEXT[c] for c in got]}
         self._close_windows()

@@ -317,6 +317,38 @@ def test_seed_004_priority_to_the_next_in_turn():
     assert g.hands[1][-1] == C("AH")[0]
 
 
+@pytest.mark.parametrize("players, asking, buyer", [
+    (3, (2, 1), 1),        # dealer 2 asks first, seat 1 is next after him
+    (4, (3, 2), 2),        # dealer 3 last
+    (4, (3, 1, 2), 1),
+    (4, (3,), 3),          # the dealer alone gets it
+    (5, (4, 2, 3), 2),
+])
+def test_seed_004_first_upcard_priority_starts_left_of_the_dealer_and_ends_with_him(players, asking, buyer):
+    # The dealer turned the upcard: as with a discard, priority goes to the
+    # next in turn after him (the first player, who may only buy it on his
+    # own turn, then the others in playing order), the dealer last.
+    g = InternationalGame.new(players, seed="upcard-priority")
+    up = g.discards[-1]
+    assert g.to_move == 0 and g.window_ref == players - 1
+    for seat in asking:
+        assert rule_of(g, f"{seat} buy") == "ok"
+    assert rule_of(g, "draw") == "ok"
+    assert g.buys == [int(s == buyer) for s in range(players)]
+    assert g.picked[buyer] == [up] and len(g.hands[buyer]) == 14
+
+
+def test_seed_004_first_upcard_priority_follows_the_deal_into_later_hands():
+    g = InternationalGame.new(4, seed="upcard-priority")
+    g.hand_first = 2                # hand 2 of a rotating deal: seat 1 dealt
+    g._start_hand()
+    assert g.to_move == 2 and g.window_ref == 1
+    for seat in (1, 0, 3):
+        assert rule_of(g, f"{seat} buy") == "ok"
+    assert rule_of(g, "draw") == "ok"
+    assert g.buys == [0, 0, 0, 1]   # 3 is next after 2; the dealer (1) last
+
+
 def test_seed_004_the_player_on_turn_taking_the_card_beats_every_request():
     g = position(InternationalGame, players=4, phase="draw", active=1, discard="4C 7S")
     assert rule_of(g, "3 buy") == "ok"
