@@ -282,7 +282,9 @@ def test_a_contract_table_game_is_played_by_ai_seats_through_the_games_app(contr
     assert result.winners == [i for i, s in enumerate(stream.scores) if s == min(stream.scores)]
     moves = Event.objects.filter(game=stream, type="MoveRecorded")
     assert moves.count() > 100 and {e.actor for e in moves} == {"ai:standard"}
-    assert any("by" in e.payload for e in moves)   # buys by seats off turn
+    buys = [e for e in moves if e.payload["move"].split()[1:2] == ["buy"]]
+    assert buys  # buys by seats off turn, each recorded for the buyer
+    assert all(e.payload["seat"] == int(e.payload["move"].split()[0]) for e in buys)
     assert audit_game(stream).ok
     services.round_close(round=game.table.round)
     rows = selectors.tournament_standings(t)
