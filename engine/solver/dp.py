@@ -106,7 +106,7 @@ def ms_id(ms: tuple[int, ...]) -> int:
     i = MS_ID.get(ms)
     if i is None:
         i = len(MS_LIST)
-        if i > 0x3FF:  # pragma: no cover - far beyond any tile set
+        if i > 0xFFF:  # pragma: no cover - far beyond any tile set
             raise OverflowError("too many run configurations")
         MS_LIST.append(ms)
         MS_ID[ms] = i
@@ -235,13 +235,13 @@ _DEBUG = False
 BIG = 1 << 16  # score = tiles placed * BIG + value placed
 JOKER_VALUE = 30
 
-_SHIFT = (0, 10, 20, 30)
-_MASK8 = 0x3FF  # ten bits per colour: an interned multiset id
-_CAP_SHIFT = 40  # 3 bits: how many surplus jokers the melds can still take
-_J_SHIFT = 43    # 4 bits: jokers used
-_G_SHIFT = 47    # 4 bits: most tiles one colour gave to groups at this number
-_Y_SHIFT = 51    # 6 bits: tiles given to groups at this number
-_MV_SHIFT = 57   # initial-meld mode: meld value, capped at the threshold
+_SHIFT = (0, 12, 24, 36)
+_MASK8 = 0xFFF  # twelve bits per colour: an interned multiset id
+_CAP_SHIFT = 48  # 3 bits: how many surplus jokers the melds can still take
+_J_SHIFT = 51    # 4 bits: jokers used
+_G_SHIFT = 55    # 4 bits: most tiles one colour gave to groups at this number
+_Y_SHIFT = 59    # 6 bits: tiles given to groups at this number
+_MV_SHIFT = 65   # initial-meld mode: meld value, capped at the threshold
 _NOCAP = ~(7 << _CAP_SHIFT)
 
 
@@ -258,7 +258,7 @@ class Plan:
         self.surplus = surplus  # jokers added at the end where there is room  # per number: (g, jg, [per colour (option, old ms id)])
 
 
-_DOMPAIRS: set[int] = set()   # i << 10 | j where multiset i dominates j
+_DOMPAIRS: set[int] = set()   # i << 12 | j where multiset i dominates j
 _DOMDONE: list[int] = [0]     # how many ids have been compared pairwise
 
 
@@ -270,14 +270,14 @@ def _extend_dom() -> None:
         # old i: only new j; new i: every j
         for j in range(have if i < have else 0, total):
             if i == j or _dominates(MS_LIST[i], MS_LIST[j]):
-                _DOMPAIRS.add(i << 10 | j)
+                _DOMPAIRS.add(i << 12 | j)
     _DOMDONE[0] = total
 
 
 def ms_dominates(i: int, j: int) -> bool:
     if i >= _DOMDONE[0] or j >= _DOMDONE[0]:
         _extend_dom()
-    return (i << 10 | j) in _DOMPAIRS
+    return (i << 12 | j) in _DOMPAIRS
 
 
 PRUNE_WIDTH = 256
@@ -311,9 +311,9 @@ def _prune(states: dict[int, int], full: int, bucket_shift: int = 0) -> dict[int
         kept: list[tuple] = []
         for score, key in items:
             m0 = key & _MASK8
-            m1 = key >> 10 & _MASK8
-            m2 = key >> 20 & _MASK8
-            m3 = key >> 30 & _MASK8
+            m1 = key >> 12 & _MASK8
+            m2 = key >> 24 & _MASK8
+            m3 = key >> 36 & _MASK8
             cp = key >> _CAP_SHIFT & 7
             jn = key >> _J_SHIFT & 0xF
             for k0, k1, k2, k3, kc, kj in kept:
@@ -323,7 +323,7 @@ def _prune(states: dict[int, int], full: int, bucket_shift: int = 0) -> dict[int
                     break
             else:
                 if len(kept) < width:
-                    kept.append((m0 << 10, m1 << 10, m2 << 10, m3 << 10, cp, jn))
+                    kept.append((m0 << 12, m1 << 12, m2 << 12, m3 << 12, cp, jn))
                 out[key] = score
     return out
 
