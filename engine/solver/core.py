@@ -36,6 +36,7 @@ def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:
 
 
 SMALL_TABLE = 15
+DFS_LIMIT = 40000  # states; past it the shortcut gives way to the programme
 
 
 def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
@@ -55,7 +56,10 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     total = sum(rack) + jr
     d = 0
     if not threshold:
-        plan = dp.feasible(table, rack, jt, jr, budget=0)
+        try:
+            plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
+        except dp.SearchLimit:
+            plan = None
         if plan is not None or total == 0:
             return plan
         if sum(table) + jt < SMALL_TABLE:

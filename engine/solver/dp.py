@@ -553,8 +553,12 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 best_surplus, lazy)
 
 
+class SearchLimit(Exception):
+    """The depth-first search gave up (see ``feasible(limit=...)``)."""
+
+
 def feasible(table: list[int], rack: list[int], jt: int, jr: int,
-             budget: int = 0) -> Plan | None:
+             budget: int = 0, limit: int | None = None) -> Plan | None:
     """Whether table + the rack tiles + the jokers divide into melds leaving
     at most ``budget`` rack tiles (jokers included) unplaced, by depth-first
     search: a witness plan (not necessarily of best value), or ``None``.
@@ -563,6 +567,8 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     most rack tiles tried first and every dead state remembered with the
     slack it failed with: when a division exists it is usually found after
     a few dozen steps.
+
+    :raises SearchLimit: more than ``limit`` states visited (when given).
     """
     jtot = jt + jr
     lazy = jtot > 0
@@ -612,10 +618,16 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
         surplus = min(jtot - jused, key >> _CAP_SHIFT & 7) if lazy else 0
         return jused + surplus >= jt and jtot - jused - surplus <= slack
 
+    visits = [0]
+
     def rec(n: int, c: int, key: int, slack: int) -> bool:
         tag = (key << 8) | (n << 3) | c
         if dead.get(tag, -1) >= slack:
             return False
+        if limit is not None:
+            visits[0] += 1
+            if visits[0] > limit:
+                raise SearchLimit()
         if c == 4:
             for k2, g, jg in close_options(key):
                 if n == 12:
