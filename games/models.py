@@ -24,15 +24,42 @@ class AppendOnlyError(RuntimeError):
     """Raised on any attempt to change or delete a stored event."""
 
 
-class EventQuerySet(models.QuerySet):
+class AppendOnlyQuerySet(models.QuerySet):
+    """Refuses bulk updates and deletes of append-only rows."""
+
     def update(self, **kwargs):
-        raise AppendOnlyError("events are append-only: they are never updated")
+        raise AppendOnlyError(f"{self.model.append_only_noun} are append-only: "
+                              "they are never updated")
 
     def delete(self):
-        raise AppendOnlyError("events are append-only: they are never deleted")
+        raise AppendOnlyError(f"{self.model.append_only_noun} are append-only: "
+                              "they are never deleted")
 
     update.queryset_only = True
     delete.queryset_only = True
+
+
+class AppendOnlyModel(models.Model):
+    """An abstract row that is inserted once and never updated or deleted
+    (events, result events, standings events). On PostgreSQL a trigger in
+    each app's migrations refuses the same at the database."""
+
+    append_only_noun = "rows"
+
+    objects = AppendOnlyQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise AppendOnlyError(f"{self.append_only_noun} are append-only: "
+                                  "they are never updated")
+        kwargs["force_insert"] = True
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise AppendOnlyError(f"{self.append_only_noun} are append-only: they are never deleted")
 
 
 class Game(models.Model):
@@ -74,7 +101,7 @@ class Game(models.Model):
         return self.status == self.Status.FINISHED
 
 
-class Event(models.Model):
+class Event(AppendOnlyModel):
     """One stored event. Never updated, never deleted."""
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="events")
@@ -87,7 +114,7 @@ class Event(models.Model):
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
 
-    objects = EventQuerySet.as_manager()
+    append_only_noun = "events"
 
     class Meta:
         ordering = ["game_id", "version"]
@@ -98,15 +125,6 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_id}@{self.version} {self.type}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnlyError("events are append-only: they are never updated")
-        kwargs["force_insert"] = True
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnlyError("events are append-only: they are never deleted")
 
 
 class Snapshot(models.Model):
@@ -285,11 +303,7 @@ class TaskRun(models.Model):
         return f"{self.key} [{self.status}]"
 
 
-class StandingsEventQuerySet(EventQuerySet):
-    pass
-
-
-class StandingsEvent(models.Model):
+class StandingsEvent(AppendOnlyModel):
     """Final standings (of a round, a tournament) and refreshed leaderboards,
     recorded as append-only events per ``subject`` (``tournament:3:round:2``,
     ``tournament:3``, ``league:1``, ``club:2``). A new version is written
@@ -303,7 +317,7 @@ class StandingsEvent(models.Model):
     actor = models.CharField(max_length=120, blank=True)
     recorded_at = models.DateTimeField(auto_now_add=True)
 
-    objects = StandingsEventQuerySet.as_manager()
+    append_only_noun = "standings events"
 
     class Meta:
         ordering = ["subject", "version"]
@@ -312,12 +326,3 @@ class StandingsEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.type} {self.subject} v{self.version}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnlyError("standings events are append-only: they are never updated")
-        kwargs["force_insert"] = True
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnlyError("standings events are append-only: they are never deleted")

@@ -24,9 +24,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.text import slugify
 
-
-class AppendOnlyError(RuntimeError):
-    """Raised on any attempt to change or delete a stored result event."""
+from games.models import AppendOnlyError, AppendOnlyModel  # noqa: F401 (re-exported)
 
 
 class Club(models.Model):
@@ -248,18 +246,7 @@ class TableGame(models.Model):
         return f"{self.table}, game {self.number}"
 
 
-class ResultEventQuerySet(models.QuerySet):
-    def update(self, **kwargs):
-        raise AppendOnlyError("result events are append-only: they are never updated")
-
-    def delete(self):
-        raise AppendOnlyError("result events are append-only: they are never deleted")
-
-    update.queryset_only = True
-    delete.queryset_only = True
-
-
-class ResultEvent(models.Model):
+class ResultEvent(AppendOnlyModel):
     """One stored result event of a game. Never updated, never deleted.
 
     Types: ``ResultRecorded`` (first result), ``ResultCorrected`` (supersedes
@@ -279,7 +266,7 @@ class ResultEvent(models.Model):
     actor = models.CharField(max_length=120, blank=True)
     recorded_at = models.DateTimeField(auto_now_add=True)
 
-    objects = ResultEventQuerySet.as_manager()
+    append_only_noun = "result events"
 
     class Meta:
         ordering = ["game_id", "version"]
@@ -288,15 +275,6 @@ class ResultEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.type} v{self.version} of {self.game}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise AppendOnlyError("result events are append-only: they are never updated")
-        kwargs["force_insert"] = True
-        super().save(*args, **kwargs)
-
-    def delete(self, *args, **kwargs):
-        raise AppendOnlyError("result events are append-only: they are never deleted")
 
 
 class Result(models.Model):
