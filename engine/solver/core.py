@@ -56,11 +56,13 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     total = sum(rack) + jr
     d = 0
     if not threshold:
+        if total == 0:
+            return dp.feasible(table, rack, jt, jr, budget=0)
         try:
             plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
         except dp.SearchLimit:
             plan = None
-        if plan is not None or total == 0:
+        if plan is not None:
             return plan
         if sum(table) + jt < SMALL_TABLE:
             # little on the table: the budget would only be raised many times

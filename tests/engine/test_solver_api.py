@@ -29,9 +29,9 @@ def _codes(tiles):
 
 
 # --------------------------------------------------------------- invariants
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None, derandomize=True, database=None)
 @given(seed=st.integers(0, 10**9), size=st.integers(0, 90),
-       rack_size=st.integers(0, 30), xp=st.booleans())
+       rack_size=st.integers(0, 24), xp=st.booleans())
 def test_answer_invariants(seed, size, rack_size, xp):
     """Play drawn from the rack; the witness is valid and uses exactly table
     + play; nothing more can be added afterwards (else a bigger play would
@@ -54,7 +54,7 @@ def test_answer_invariants(seed, size, rack_size, xp):
         assert fewer.tiles_placed <= sol.tiles_placed
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=80, deadline=None, derandomize=True, database=None)
 @given(seed=st.integers(0, 10**9), rack_size=st.integers(0, 24))
 def test_initial_meld_invariants(seed, rack_size):
     """Before the initial meld the play forms melds of its own worth 30 or
