@@ -85,3 +85,69 @@ def latest_verdict(game: Game) -> AuditVerdict | None:
 
 def seat_of(game: Game, index: int) -> Seat | None:
     return game.seats.filter(index=index).first()
+
+
+# --------------------------------------------------------------- pages
+_HIDDEN_DRAW_WORDS = frozenset({"draw", "timeout", "penalty"})
+
+
+def public_move_text(move: str) -> str:
+    """A move's text as the public may read it while the game goes on: a
+    draw, timeout or penalty that names the tiles drawn (games typed in from
+    a real table) is shown without them, since those tiles went onto a
+    hidden rack."""
+    words = move.split()
+    lead = 1 if words and words[0].isdigit() else 0  # families that write the seat first
+    if len(words) > lead + 1 and words[lead].lower() in _HIDDEN_DRAW_WORDS:
+        return " ".join(words[:lead + 1])
+    return move
+
+
+def _hand_of(view: dict[str, Any]) -> list[str] | None:
+    hand = view.get("rack", view.get("my_hand"))
+    return list(hand) if hand is not None else None
+
+
+def game_board(game: Game, *, at: int | None = None, hidden: bool = False) -> dict[str, Any]:
+    """What a game page draws: the engine's public view after event ``at``
+    (default: the latest), rebuilt by replaying the stream through
+    :func:`games.replay.rebuild`, with each seat's rack when ``hidden`` is
+    true (the caller decides: the game is over, or the reader is staff).
+    The pool's order is never included.
+
+    Returns ``{"version", "last_version", "view", "racks", "event",
+    "moves"}``: ``event`` is the event at ``version`` (``type``, ``seat``,
+    ``move``) and ``moves`` the move events up to the stream's end
+    (``version``, ``seat``, ``move``), their drawn tiles hidden unless
+    ``hidden``.
+
+    :raises ValueError: ``at`` is outside 1 to the game's version.
+    :raises games.replay.ReplayError: the stream does not replay.
+    """
+    from .replay import rebuild
+    from .services import _seed
+
+    events = es.load(game.pk)
+    last = events[-1].version if events else 0
+    if at is None:
+        at = last
+    if not isinstance(at, int) or isinstance(at, bool) or not 1 <= at <= last:
+        raise ValueError(f"game {game.pk} has events 1 to {last}; there is no event {at!r}")
+    upto = [e for e in events if e.version <= at]
+    state = rebuild(upto, seed=_seed(game, events)).state
+    view = state.view(None)
+    racks = None
+    if hidden:
+        racks = [_hand_of(state.view(i)) for i in range(game.players)]
+
+    def text(payload: dict[str, Any]) -> str:
+        move = str(payload.get("move", ""))
+        return move if hidden else public_move_text(move)
+
+    current = upto[-1]
+    event = {"version": current.version, "type": current.type, "seat": current.payload.get("seat"),
+             "move": text(current.payload) if current.type == es.MOVE_RECORDED else ""}
+    moves = [{"version": e.version, "seat": e.payload.get("seat"), "move": text(e.payload)}
+             for e in events if e.type == es.MOVE_RECORDED]
+    return {"version": at, "last_version": last, "view": view, "racks": racks,
+            "event": event, "moves": moves}

@@ -7,4 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.game_list, name="list"),
     path("<int:game_id>/", views.game_detail, name="detail"),
+    path("<int:game_id>/seats/<int:index>/take/", views.seat_take, name="seat-take"),
+    path("play/", views.play_enter, name="play-enter"),
+    path("play/<str:token>/", views.play, name="play"),
 ]

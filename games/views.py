@@ -1,21 +1,233 @@
-"""Public pages: the list of games and one game's public view."""
+"""Public pages: the list of games, one game drawn with its replay, and a
+seat's page to play in the browser.
 
-from django.shortcuts import get_object_or_404, render
+The pages read through :mod:`games.selectors` and write through one
+:mod:`games.services` function each; what a reader may see is decided here:
+racks and hands only once the game is over or to staff, a seat's own rack
+on its seat page, the pool's order never.
+"""
 
-from . import selectors
-from .models import Game
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpResponseBadRequest
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from . import selectors, services
+from .errors import ConcurrencyConflict, GameServiceError
+from .models import Game, Seat
+
+# ------------------------------------------------------------------ drawing
+RUMMIKUB_COLOURS = {"K": "black", "R": "red", "B": "blue", "O": "orange"}
+SUITS = {"C": ("\u2663", "black"), "D": ("\u2666", "red"), "H": ("\u2665", "red"), "S": ("\u2660", "black")}
+RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
 
 
+def rummikub_tile(code: str) -> dict[str, str]:
+    """A Rummikub tile code (``R7``, ``J``, ``J(R6)``, ``J(7)``) as a chip:
+    ``{"css", "label", "stands", "code"}``."""
+    code = code.strip()
+    if code.startswith("J"):
+        stands = code[2:-1] if code.startswith("J(") and code.endswith(")") else ""
+        colour = RUMMIKUB_COLOURS.get(stands[:1], "")
+        return {"css": f"tile joker {colour}".strip(), "label": "\u263a", "stands": stands, "code": code}
+    colour = RUMMIKUB_COLOURS.get(code[:1], "unknown")
+    return {"css": f"tile {colour}", "label": code[1:] or code, "stands": "", "code": code}
+
+
+def rummikub_meld(text: str) -> list[dict[str, str]]:
+    """A meld as the engine writes it (``[K1 K2 J(K3)]``) as a row of chips."""
+    return [rummikub_tile(t) for t in text.strip().strip("[]").split()]
+
+
+def _rank_text(rank: int) -> str:
+    return RANK_TEXT.get(rank, str(rank))
+
+
+def contract_card(code: str, stands: str = "") -> dict[str, str]:
+    """A card code (``7C``, ``TD``, ``JK``) as a chip with its suit symbol;
+    ``stands`` marks what a joker stands for in a meld."""
+    if code == "JK":
+        return {"css": "card joker", "label": "\u2605", "stands": stands, "code": code}
+    rank, suit = code[:-1], code[-1:]
+    symbol, colour = SUITS.get(suit, (suit, "black"))
+    return {"css": f"card {colour}", "label": ("10" if rank == "T" else rank) + symbol, "stands": "",
+            "code": code}
+
+
+def contract_meld(meld: dict[str, Any]) -> list[dict[str, str]]:
+    """A contract-rummy meld (``{"kind", "cards", "suit"/"start" or "rank"}``)
+    as a row of cards, each joker marked with the card it stands for."""
+    chips = []
+    for i, code in enumerate(meld.get("cards", [])):
+        stands = ""
+        if code == "JK":
+            if meld.get("kind") == "run" and meld.get("start") is not None:
+                symbol = SUITS.get(meld.get("suit", ""), (meld.get("suit", ""), ""))[0]
+                stands = _rank_text(meld["start"] + i) + symbol
+            elif meld.get("rank") is not None:
+                stands = _rank_text(meld["rank"])
+        chips.append(contract_card(code, stands))
+    return chips
+
+
+def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[dict[str, Any]],
+               own_seat: int | None = None) -> dict[str, Any]:
+    """The drawing of an engine view: melds as rows of chips, one line per
+    seat (rack when known, else its count), the pool count, whose turn and
+    the scores. A family the page does not know is shown as its raw view."""
+    family = view.get("family")
+    if family == "rummikub":
+        melds = [rummikub_meld(m) for m in view.get("table", [])]
+        chip = rummikub_tile
+        counts = view.get("rack_counts", [])
+        pool = view.get("pool_count")
+        flags = view.get("initial_meld_done", [])
+        flag_text = "initial meld done"
+    elif family == "contract":
+        melds = [contract_meld(m) for m in view.get("table", [])]
+        chip = contract_card
+        counts = view.get("hand_counts", [])
+        pool = view.get("stock_count")
+        flags = view.get("down", [])
+        flag_text = "down"
+    else:
+        return {"known": False, "raw": view}
+    if racks is None and own_seat is not None:
+        own = view.get("rack", view.get("my_hand"))
+        racks = [own if i == own_seat else None for i in range(len(counts))]
+    scores = view.get("scores") if view.get("is_over") else None
+    totals = view.get("totals")
+    owners = [m.get("owner") for m in view.get("table", [])] if family == "contract" else [None] * len(melds)
+    names = {s["index"]: s["name"] for s in seats}
+    rows = []
+    for i, count in enumerate(counts):
+        hand = racks[i] if racks is not None and i < len(racks) else None
+        rows.append({
+            "index": i, "name": names.get(i, f"seat {i}"), "count": count,
+            "tiles": [chip(t) for t in hand] if hand is not None else None,
+            "to_move": view.get("to_move") == i, "own": own_seat == i,
+            "flag": flag_text if i < len(flags) and flags[i] else "",
+            "score": scores[i] if scores and i < len(scores) else None,
+            "total": totals[i] if totals and i < len(totals) else None,
+        })
+    discard = view.get("discard_top")
+    return {
+        "known": True, "family": family,
+        "melds": [{"chips": chips, "owner": names.get(owner, owner) if owner is not None else None}
+                  for chips, owner in zip(melds, owners)],
+        "seats": rows, "pool": pool, "to_move": view.get("to_move"),
+        "to_move_name": names.get(view.get("to_move"), ""), "turn": view.get("turn"),
+        "is_over": view.get("is_over"), "winners": [names.get(w, w) for w in view.get("winners", [])],
+        "end_reason": view.get("end_reason", ""),
+        "hand": view.get("hand"), "contract": view.get("contract"), "phase": view.get("phase"),
+        "discard": contract_card(discard) if discard else None, "discard_count": view.get("discard_count"),
+    }
+
+
+def _is_staff(request) -> bool:
+    return bool(getattr(request.user, "is_staff", False))
+
+
+# -------------------------------------------------------------------- pages
 def game_list(request):
     games = selectors.game_list()[:100]
     return render(request, "games/game_list.html", {"games": games})
 
 
 def game_detail(request, game_id: int):
+    """A game drawn after event ``?at=N`` (default: the latest) with replay
+    links; racks only when the game is over or to staff."""
     game = get_object_or_404(Game, pk=game_id)
-    public = selectors.game_view(game, None)
+    raw_at = request.GET.get("at")
+    at = None
+    if raw_at not in (None, ""):
+        try:
+            at = int(raw_at)
+        except ValueError:
+            return HttpResponseBadRequest(f"at must be an event number, got {raw_at!r}")
+    staff = _is_staff(request)
+    hidden = game.is_over or staff
+    try:
+        board = selectors.game_board(game, at=at, hidden=hidden)
+    except ValueError as exc:
+        raise Http404(str(exc)) from None
+    summary = selectors.game_summary(game)
+    version, last = board["version"], board["last_version"]
+    nav = {"first": 1, "prev": max(1, version - 1), "next": min(last, version + 1), "last": last,
+           "at_start": version <= 1, "at_end": version >= last}
     return render(request, "games/game_detail.html", {
-        "game": game, "summary": selectors.game_summary(game), "public": public,
+        "game": game, "summary": summary, "board": board,
+        "drawing": draw_board(board["view"], board["racks"], summary["seats"]),
+        "nav": nav, "hidden_shown": hidden, "staff": staff,
+        "open_seats": [s for s in summary["seats"] if not s["taken"] and s["kind"] == Seat.Kind.HUMAN]
+        if not game.is_over else [],
         "verdict": selectors.latest_verdict(game),
-        "events": selectors.game_events(game) if game.is_over else None,
+        "events": selectors.game_events(game, staff=staff) if hidden else None,
     })
+
+
+@require_POST
+def seat_take(request, game_id: int, index: int):
+    """Take an open seat from the game page and go to its seat page (the
+    page's address is the seat's credential)."""
+    game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
+    name = request.POST.get("name", "").strip()
+    try:
+        token = services.seat_take(game=game, index=index, name=name, user=request.user)
+    except GameServiceError as exc:
+        return render(request, "games/message.html", {"game": game, "message": str(exc)}, status=exc.status)
+    return redirect("games:play", token=token)
+
+
+def play(request, token: str):
+    """The seat page: own rack, the table, the others' counts, whose turn and
+    the version, and a form that records a move at that version."""
+    seat = services.seat_for_token(token)
+    if seat is None:
+        raise Http404("unknown seat credential")
+    game = seat.game
+    error = ""
+    move = ""
+    status = 200
+    if request.method == "POST":
+        move = request.POST.get("move", "")
+        try:
+            expected = int(request.POST.get("expected_version", ""))
+        except ValueError:
+            error = "the form must send the version you saw (expected_version)"
+            status = 400
+        else:
+            try:
+                result = services.game_record_move(game=game.pk, move=move, expected_version=expected,
+                                                   seat=seat.index, actor=f"seat:{seat.index}")
+            except ConcurrencyConflict as exc:
+                error, status = f"{exc}", 409
+            except GameServiceError as exc:
+                code = getattr(exc, "code", "")
+                error, status = (f"{exc} ({code})" if code else str(exc)), exc.status
+            else:
+                url = reverse("games:play", kwargs={"token": token})
+                return redirect(f"{url}?moved={result.version}")
+        game = Game.objects.get(pk=game.pk)
+    view = selectors.game_view(game, seat.index)
+    summary = selectors.game_summary(game)
+    moved = request.GET.get("moved", "")
+    return render(request, "games/play.html", {
+        "game": game, "seat": seat, "token": token, "version": view["version"],
+        "drawing": draw_board(view["view"], None, summary["seats"], own_seat=seat.index),
+        "error": error, "move": move, "moved": moved if moved.isdigit() else "",
+        "my_turn": game.to_move == seat.index or bool(view["view"].get("may_act")),
+    }, status=status)
+
+
+def play_enter(request):
+    """``?token=...``: go to that seat's page (a form for players who were
+    handed their credential through the API)."""
+    token = request.GET.get("token", "").strip()
+    if not token:
+        return render(request, "games/message.html", {"message": "paste your seat credential"}, status=400)
+    return redirect("games:play", token=token)
