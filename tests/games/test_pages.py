@@ -111,7 +111,7 @@ def test_a_game_in_play_never_shows_racks_or_pool_order_to_the_public(client, dj
         # no tile codes outside the table melds and the move list
         page_tiles = set(TITLES.findall(html))
         assert page_tiles <= table_tiles
-        assert "Events</h2>" not in html  # raw events (drawn tiles) only when over or to staff
+        assert 'class="events"' not in html  # raw events (drawn tiles) only when over or to staff
     # the pool's order never appears as a sequence
     pool = [str(t) for t in services.load_state(game).snapshot().get("pool", [])][:6]
     html = client.get(f"/games/{game.pk}/").content.decode()
@@ -198,3 +198,57 @@ def test_an_open_seat_is_taken_from_the_game_page(client):
     assert "Cleo · seat 1" in page
     again = client.post(f"/games/{game.pk}/seats/1/take/", {"name": "Dan"})
     assert again.status_code == 409 and "already taken" in again.content.decode()
+
+
+def play_contract(game, *, until=lambda g: False):
+    from engine.ai.contract_seat import ContractSeatPlayer
+
+    player = ContractSeatPlayer()
+    while True:
+        game.refresh_from_db()
+        state = services.load_state(game)
+        if game.is_over or until(state):
+            return game, state
+        services.game_record_move(game=game, move=str(player.choose(state)), expected_version=game.version)
+
+
+CARD = re.compile(r'<span class="chip card (?:red|black|joker)" title="([^"]+)">([^<]+)')
+
+
+def test_contract_rummy_is_drawn_as_cards_with_suits(client):
+    game = services.game_create(variant="international", players=3, seats=["Ann", "Ben", "Cleo"])
+    tokens = [services.seat_take(game=game, index=i) for i in range(3)]
+    game, state = play_contract(game, until=lambda s: len(s.view(None)["table"]) >= 2)
+    public = state.view(None)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    melds = table_melds(html)
+    assert melds == [m["cards"] for m in public["table"]]
+    suits = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+    for code, label in CARD.findall(html):
+        if code != "JK":
+            assert label == ("10" if code[0] == "T" else code[:-1]) + suits[code[-1]]
+    rows = seat_rows(html)
+    assert all(TITLES.findall(body) == [] for body in rows.values())  # hands are counts
+    assert [int(re.search(r'<span class="count">(\d+)</span>', rows[i]).group(1)) for i in range(3)] \
+        == public["hand_counts"]
+    assert f"Hand <b>{public['hand']}</b>: {public['contract']}" in html
+    # a joker in a set is marked with the rank it stands for
+    for meld in public["table"]:
+        if meld["kind"] == "set" and "JK" in meld["cards"]:
+            assert 'title="JK">\u2605<span class="stands">' in html
+    # the seat page: own hand as cards, the others as counts
+    seat = 1
+    page = client.get(f"/games/play/{tokens[seat]}/").content.decode()
+    rows = seat_rows(page)
+    assert TITLES.findall(rows[seat]) == state.view(seat)["my_hand"]
+    assert all(TITLES.findall(rows[i]) == [] for i in (0, 2))
+
+
+def test_a_finished_contract_game_shows_every_hand(client):
+    game = services.game_create(variant="international", players=3, seats=["Ann", "Ben", "Cleo"])
+    game, state = play_contract(game)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    rows = seat_rows(html)
+    for seat in range(3):
+        assert TITLES.findall(rows[seat]) == state.view(seat)["my_hand"]
+        assert f"<td>{state.scores()[seat]}</td>" in rows[seat]

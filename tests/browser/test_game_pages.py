@@ -1,0 +1,101 @@
+"""A person at the game pages: a finished game's replay stepped through, and
+a move played from a seat page, in Debian's chromium driven by Playwright."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+from engine.ai.random_player import RandomPlayer
+from games import services
+from games.models import Game
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SHOTS = os.environ.get("TABLEKEEPER_SCREENSHOTS", "")  # a folder: save screenshots of the pages there
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
+    # Playwright's sync API runs an event loop in this thread; the test's own
+    # database calls happen before and after it, never inside a page action.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+def shot(page, name):
+    if SHOTS:
+        page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
+
+
+def finished_game():
+    game = services.game_create(variant="sabra", players=3, seats=["Ada", "Boris", "Chen"], title="Replay night")
+    player = RandomPlayer(5)
+    while True:
+        game.refresh_from_db()
+        if game.is_over:
+            return game
+        state = services.load_state(game)
+        services.game_record_move(game=game, move=str(player.choose(state)), expected_version=game.version,
+                                  seat=state.to_move)
+
+
+def test_step_the_replay_of_a_finished_game(live_server, browser):
+    game = finished_game()
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.locator("#at").inner_text() == str(game.version)
+    assert page.locator(".seats tr.seat").count() == 3
+    shot(page, "game-finished")
+
+    page.click("#first")
+    assert page.locator("#at").inner_text() == "1"
+    assert page.locator(".melds .meld").count() == 0  # nothing on the table before the first move
+    page.click("#next")
+    assert page.locator("#at").inner_text() == "2"
+    assert page.locator("#event-move").inner_text()  # the move text of event 2
+    page.keyboard.press("ArrowRight")  # the arrow keys step too
+    page.wait_for_url(f"**/games/{game.pk}/?at=3")
+    assert page.locator("#at").inner_text() == "3"
+    page.click("#prev")
+    assert page.locator("#at").inner_text() == "2"
+    page.click("#last")
+    assert page.locator("#at").inner_text() == str(game.version)
+    # a finished game shows each rack as tiles
+    assert page.locator(".seats tr.seat .chip").count() == sum(len(r) for r in game.state["racks"])
+
+
+def test_play_a_draw_from_a_seat_page(live_server, browser):
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title="Live table")
+    token = services.seat_take(game=game, index=game.to_move)
+    page = browser.new_page(viewport={"width": 1200, "height": 900})
+    page.goto(f"{live_server.url}/games/play/{token}/")
+    assert page.locator("#version").inner_text() == "1"
+    assert page.locator("tr.own .chip").count() == 14  # own rack drawn
+    assert page.locator("tr.seat:not(.own) .chip").count() == 0  # the other rack is a count
+    shot(page, "seat-page")
+    page.fill("#move", "fly away")
+    page.click("form.move button")
+    assert "Move not recorded" in page.locator("#error").inner_text()
+    assert page.locator("#version").inner_text() == "1"
+    page.fill("#move", "draw")
+    page.click("form.move button")
+    assert page.locator("#version").inner_text() == "2"
+    assert page.locator("tr.own .chip").count() == 15
+    assert "recorded (version 2)" in page.locator("#moved").inner_text()
+    shot(page, "seat-page-after-draw")
+    assert Game.objects.get(pk=game.pk).version == 2
