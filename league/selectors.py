@@ -11,11 +11,34 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from .charts import Series, places_series
 from .models import (Club, League, Player, Result, ResultEvent, Round, Seat,
                      TableGame, Tournament)
 from .ratings import Rating, compute_ratings
-from .standings import (GameResult, Standing, compute_standings,
-                        places_by_round)
+from .standings import (DEFAULT_PRECEDENCE, GameResult, Standing,
+                        compute_standings, places_by_round)
+
+#: Names of the game families on the pages.
+FAMILY_NAMES = {"rummikub": "Rummikub", "contract": "Contract rummy"}
+#: How a board over many tournaments of a family ranks (one tournament uses
+#: its own precedence). Contract points are "fewer is better" (stored as
+#: negatives), so after games won come the fewest penalty points.
+FAMILY_PRECEDENCE = {"contract": ("wins", "penalty", "h2h")}
+
+
+def family_name(family: str) -> str:
+    """The family's name for people (``"contract"`` -> ``"Contract rummy"``)."""
+    return FAMILY_NAMES.get(family, family.replace("_", " ").capitalize())
+
+
+def family_precedence(family: str) -> list[str]:
+    """The metric keys a board of ``family`` ranks by."""
+    return list(FAMILY_PRECEDENCE.get(family, DEFAULT_PRECEDENCE))
+
+
+def _family_key(family: str) -> tuple:
+    """Rummikub first, then the others by name."""
+    return (family != "rummikub", family_name(family))
 
 
 def _seat_players(game_filter: dict) -> dict[int, dict[int, int | None]]:
@@ -88,19 +111,28 @@ def tournament_places(tournament: Tournament) -> dict[int, dict]:
                            precedence=tournament.precedence)
 
 
-def all_results() -> list[GameResult]:
-    """Every confirmed result of every tournament, oldest first."""
+def all_results(family: str | None = None) -> list[GameResult]:
+    """Every confirmed result of every tournament, oldest first.
+
+    :param family: only the tournaments of this game family.
+    """
     seats = _seat_players({})
-    rows = (Result.objects.filter(status=Result.Status.CONFIRMED)
+    rows = Result.objects.filter(status=Result.Status.CONFIRMED)
+    if family is not None:
+        rows = rows.filter(game__table__round__tournament__family=family)
+    rows = (rows
             .values_list("game_id", "game__table_id", "game__table__round__number",
                          "game__table__round__tournament_id", "event_id",
                          "scores", "winners"))
     return sorted(_game_results(rows, seats), key=lambda g: g.order)
 
 
-def player_ratings() -> dict[int, Rating]:
+def player_ratings(family: str | None = None) -> dict[int, Rating]:
     """Player id -> openskill rating over every game of every event (games
     with fewer than two human players are left out).
+
+    :param family: rate only this game family's games (Rummikub and contract
+        rummy scores are not comparable, so the pages rate them apart).
 
     Cached under the newest result event's id and the number of results, so
     a new or corrected result (a new event) recomputes it, a page view does
@@ -111,10 +143,10 @@ def player_ratings() -> dict[int, Rating]:
     stamp = Result.objects.aggregate(n=Count("id"), last=Max("event_id"),
                                      at=Max("event__recorded_at"))
     at = stamp["at"].timestamp() if stamp["at"] else 0
-    key = f"league:ratings:{stamp['n']}:{stamp['last']}:{at}"
+    key = f"league:ratings:{family or '*'}:{stamp['n']}:{stamp['last']}:{at}"
     ratings = cache.get(key)
     if ratings is None:
-        ratings = compute_ratings(g for g in all_results() if len(g.scores) >= 2)
+        ratings = compute_ratings(g for g in all_results(family) if len(g.scores) >= 2)
         cache.set(key, ratings, 3600)
     return ratings
 
@@ -160,16 +192,134 @@ def player_history(player: Player) -> list[HistoryRow]:
     return out
 
 
-def club_leaderboard(club: Club) -> list[Standing]:
-    """Standings of the club's players over every tournament they played."""
-    members = set(club.players.values_list("pk", flat=True))
-    results = []
-    for g in all_results():
+@dataclass
+class FamilySummary:
+    """A player's record in one game family. ``points`` is the sum of game
+    scores; ``shown_points`` is what people read (contract rummy: the points
+    left in hand, a positive number where fewer is better)."""
+
+    family: str
+    name: str
+    games: int
+    wins: int
+    points: int
+    rating: Rating | None
+
+    @property
+    def fewer_is_better(self) -> bool:
+        return self.family == "contract"
+
+    @property
+    def shown_points(self) -> int:
+        return -self.points if self.fewer_is_better else self.points
+
+
+def player_summaries(player: Player, history: list[HistoryRow]) -> list[FamilySummary]:
+    """The player's games, wins, points and rating per game family (Rummikub
+    first), from their :func:`player_history`."""
+    by_family: dict[str, list[HistoryRow]] = defaultdict(list)
+    for h in history:
+        by_family[h.tournament.family].append(h)
+    return [FamilySummary(f, family_name(f), len(rows), sum(h.won for h in rows),
+                          sum(h.score for h in rows), player_ratings(f).get(player.pk))
+            for f, rows in sorted(by_family.items(), key=lambda kv: _family_key(kv[0]))]
+
+
+def families_played() -> list[str]:
+    """The game families with at least one confirmed result, Rummikub first."""
+    families = set(Result.objects.filter(status=Result.Status.CONFIRMED)
+                   .values_list("game__table__round__tournament__family", flat=True)
+                   .distinct())
+    return sorted(families, key=_family_key)
+
+
+@dataclass
+class FamilyBoard:
+    """A board (standings) over the games of one family.
+
+    ``family`` is the key, ``name`` its display name, ``precedence`` the
+    metric keys it is ranked by."""
+
+    family: str
+    name: str
+    precedence: list[str]
+    standings: list[Standing]
+
+
+def _members_only(results, members) -> list[GameResult]:
+    out = []
+    for g in results:
         mine = {p: s for p, s in g.scores.items() if p in members}
         if mine:
-            results.append(GameResult(game=g.game, round=1, scores=mine,
-                                      winners=g.winners & set(mine), order=g.order))
-    return compute_standings(results, players=members)
+            out.append(GameResult(game=g.game, round=1, scores=mine,
+                                  winners=g.winners & set(mine), order=g.order))
+    return out
+
+
+def club_leaderboard(club: Club, family: str | None = None) -> list[Standing]:
+    """Standings of the club's players over every tournament they played.
+
+    :param family: only this game family's games, ranked by its precedence
+        (:func:`family_precedence`); ``None`` mixes every family (points of
+        different families do not compare: prefer
+        :func:`club_leaderboards`).
+    """
+    members = set(club.players.values_list("pk", flat=True))
+    results = _members_only(all_results(family), members)
+    if family is None:
+        return compute_standings(results, players=members)
+    played = {p for g in results for p in g.scores}
+    return compute_standings(results, precedence=family_precedence(family), players=played)
+
+
+def club_leaderboards(club: Club) -> list[FamilyBoard]:
+    """One leaderboard per game family the club's players have results in
+    (Rummikub first); each lists the members who played that family."""
+    members = set(club.players.values_list("pk", flat=True))
+    families = (Result.objects.filter(status=Result.Status.CONFIRMED,
+                                      game__table__seats__entry__player__in=members)
+                .values_list("game__table__round__tournament__family", flat=True)
+                .distinct())
+    return [FamilyBoard(f, family_name(f), family_precedence(f), club_leaderboard(club, f))
+            for f in sorted(set(families), key=_family_key)]
+
+
+def league_tables(league: League) -> list[FamilyBoard]:
+    """The league table, one per game family among its tournaments (a
+    league of one family has one table)."""
+    by_family: dict[str, list[GameResult]] = defaultdict(list)
+    for t in league.tournaments.all():
+        by_family[t.family] += tournament_results(t)
+    return [FamilyBoard(f, family_name(f), family_precedence(f),
+                        compute_standings(by_family[f], precedence=family_precedence(f)))
+            for f in sorted(by_family, key=_family_key)]
+
+
+def club_chart_tournaments(club: Club) -> list[Tournament]:
+    """Tournaments the club's players entered that have a confirmed result,
+    newest first."""
+    with_results = (Result.objects.filter(status=Result.Status.CONFIRMED)
+                    .values("game__table__round__tournament"))
+    return list(Tournament.objects.filter(entries__player__club=club, pk__in=with_results)
+                .distinct().order_by("-date", "-id"))
+
+
+def default_chart_tournament(tournaments: list[Tournament]) -> Tournament | None:
+    """The newest Rummikub tournament of the list (newest first), else the
+    newest of any family, else ``None``."""
+    for t in tournaments:
+        if t.family == "rummikub":
+            return t
+    return tournaments[0] if tournaments else None
+
+
+def tournament_places_series(tournament: Tournament, players=None) -> list[Series]:
+    """The chart's lines: one per player (optionally only ``players``), each
+    with the player's cumulative place after every round with results."""
+    places = tournament_places(tournament)
+    ranked = {p for ranks in places.values() for p in ranks}
+    names = {pid: p.name for pid, p in players_by_id(ranked).items()}
+    return places_series(places, names, players=set(players) if players is not None else None)
 
 
 def round_tables(rnd: Round) -> list[dict]:

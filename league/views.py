@@ -11,7 +11,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.safestring import mark_safe
 
 from . import selectors
-from .charts import Series, places_chart
+from .charts import places_chart
 from .models import Club, League, Player, Round, Tournament
 from .standings import METRICS
 
@@ -28,6 +28,13 @@ def _rows(standings, ratings=None):
 
 def _columns(precedence):
     return [METRICS[k] for k in precedence]
+
+
+def _boards(boards):
+    """Family boards -> template sections, each rated within its family."""
+    return [{"family": b.family, "name": b.name, "columns": _columns(b.precedence),
+             "rows": _rows(b.standings, selectors.player_ratings(b.family))}
+            for b in boards]
 
 
 def index(request):
@@ -47,10 +54,14 @@ def tournament_standings(request, slug):
         chosen = int(only)
     standings = selectors.tournament_standings(
         tournament, rounds=[chosen] if chosen else None)
+    series = selectors.tournament_places_series(tournament)
     return render(request, "league/tournament.html", {
         "tournament": tournament, "rounds": rounds, "chosen": chosen,
+        "family_name": selectors.family_name(tournament.family),
         "columns": _columns(tournament.precedence),
-        "rows": _rows(standings, selectors.player_ratings()),
+        "rows": _rows(standings, selectors.player_ratings(tournament.family)),
+        "chart": mark_safe(places_chart(
+            series, title=f"Places over rounds: {tournament.name}")) if series else "",
     })
 
 
@@ -66,33 +77,27 @@ def round_detail(request, slug, number):
 def player_detail(request, pk):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
     history = selectors.player_history(player)
-    rating = selectors.player_ratings().get(player.pk)
     return render(request, "league/player.html", {
-        "player": player, "history": history, "rating": rating,
-        "total": sum(h.score for h in history), "wins": sum(h.won for h in history),
+        "player": player, "history": history,
+        "summaries": selectors.player_summaries(player, history),
     })
 
 
 def club_detail(request, slug):
     club = get_object_or_404(Club, slug=slug)
-    board = selectors.club_leaderboard(club)
-    members = set(club.players.values_list("pk", flat=True))
-    tournament = (Tournament.objects.filter(entries__player__club=club)
-                  .exclude(round_set=None).distinct().order_by("-date", "-id").first())
+    tournaments = selectors.club_chart_tournaments(club)
+    wanted = request.GET.get("chart")
+    chart_tournament = next((t for t in tournaments if t.slug == wanted), None) \
+        or selectors.default_chart_tournament(tournaments)
     chart = ""
-    if tournament is not None:
-        places = selectors.tournament_places(tournament)
-        names = selectors.players_by_id(members)
-        series = []
-        for pid in sorted(members, key=lambda p: names[p].name if p in names else ""):
-            pts = [(r, ranks[pid]) for r, ranks in places.items() if pid in ranks]
-            if pts:
-                series.append(Series(names[pid].name, pts))
-        chart = places_chart(series, title=f"Places over rounds: {tournament}")
+    if chart_tournament is not None:
+        members = club.players.values_list("pk", flat=True)
+        series = selectors.tournament_places_series(chart_tournament, players=members)
+        chart = places_chart(series, title=f"Places over rounds: {chart_tournament.name}")
     return render(request, "league/club.html", {
-        "club": club, "rows": _rows(board, selectors.player_ratings()),
-        "columns": _columns(["wins", "points", "h2h", "penalty"]),
-        "chart": mark_safe(chart), "chart_tournament": tournament,
+        "club": club, "boards": _boards(selectors.club_leaderboards(club)),
+        "chart": mark_safe(chart), "chart_tournament": chart_tournament,
+        "chart_tournaments": [(t, selectors.family_name(t.family)) for t in tournaments],
     })
 
 
@@ -100,17 +105,20 @@ def league_detail(request, slug):
     league = get_object_or_404(League, slug=slug)
     return render(request, "league/league.html", {
         "league": league, "tournaments": league.tournaments.all(),
-        "rows": _rows(selectors.league_table(league), selectors.player_ratings()),
-        "columns": _columns(["wins", "points", "h2h", "penalty"]),
+        "boards": _boards(selectors.league_tables(league)),
     })
 
 
 def ratings(request):
-    table = selectors.player_ratings()
-    players = selectors.players_by_id(table)
-    rows = sorted(((players[p], r) for p, r in table.items() if p in players),
-                  key=lambda pr: -pr[1].ordinal)
-    return render(request, "league/ratings.html", {"rows": rows})
+    sections = []
+    for family in selectors.families_played():
+        table = selectors.player_ratings(family)
+        players = selectors.players_by_id(table)
+        rows = sorted(((players[p], r) for p, r in table.items() if p in players),
+                      key=lambda pr: (-pr[1].ordinal, pr[0].name))
+        sections.append({"family": family, "name": selectors.family_name(family),
+                         "rows": rows})
+    return render(request, "league/ratings.html", {"sections": sections})
 
 
 # --- CSV --------------------------------------------------------------------------
