@@ -156,6 +156,7 @@ def game_detail(request, game_id: int):
     except ValueError as exc:
         raise Http404(str(exc)) from None
     summary = selectors.game_summary(game)
+    names = {s["index"]: s["name"] for s in summary["seats"]}
     version, last = board["version"], board["last_version"]
     nav = {"first": 1, "prev": max(1, version - 1), "next": min(last, version + 1), "last": last,
            "at_start": version <= 1, "at_end": version >= last}
@@ -163,6 +164,7 @@ def game_detail(request, game_id: int):
         "game": game, "summary": summary, "board": board,
         "drawing": draw_board(board["view"], board["racks"], summary["seats"]),
         "nav": nav, "hidden_shown": hidden, "staff": staff,
+        "moves": [{**m, "name": names.get(m["seat"], "")} for m in board["moves"]],
         "open_seats": [s for s in summary["seats"] if not s["taken"] and s["kind"] == Seat.Kind.HUMAN]
         if not game.is_over else [],
         "verdict": selectors.latest_verdict(game),
