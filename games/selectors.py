@@ -151,3 +151,14 @@ def game_board(game: Game, *, at: int | None = None, hidden: bool = False) -> di
              for e in events if e.type == es.MOVE_RECORDED]
     return {"version": at, "last_version": last, "view": view, "racks": racks,
             "event": event, "moves": moves}
+
+
+def recent_moves(game: Game, count: int = 6) -> list[dict[str, Any]]:
+    """The last ``count`` moves of the stream (``version``, ``seat``,
+    ``move``), newest last, as the public may read them while the game goes
+    on (:func:`public_move_text`)."""
+    events = es.load(game.pk, after_version=max(0, game.version - 3 * count))
+    moves = [{"version": e.version, "seat": e.payload.get("seat"),
+              "move": public_move_text(str(e.payload.get("move", "")))}
+             for e in events if e.type == es.MOVE_RECORDED]
+    return moves[-count:]

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from . import selectors, services
 from .errors import ConcurrencyConflict, GameServiceError
 from .models import Game, Seat
+from .replay import ReplayError
 
 # ------------------------------------------------------------------ drawing
 RUMMIKUB_COLOURS = {"K": "black", "R": "red", "B": "blue", "O": "orange"}
@@ -153,6 +154,10 @@ def game_detail(request, game_id: int):
     hidden = game.is_over or staff
     try:
         board = selectors.game_board(game, at=at, hidden=hidden)
+    except ReplayError as exc:
+        return render(request, "games/message.html", {
+            "game": game, "message": f"this game's stream does not replay ({exc}); the audit names the bad event"},
+            status=500)
     except ValueError as exc:
         raise Http404(str(exc)) from None
     summary = selectors.game_summary(game)
@@ -218,9 +223,11 @@ def play(request, token: str):
     view = selectors.game_view(game, seat.index)
     summary = selectors.game_summary(game)
     moved = request.GET.get("moved", "")
+    names = {s["index"]: s["name"] for s in summary["seats"]}
     return render(request, "games/play.html", {
         "game": game, "seat": seat, "token": token, "version": view["version"],
         "drawing": draw_board(view["view"], None, summary["seats"], own_seat=seat.index),
+        "recent": [{**m, "name": names.get(m["seat"], "")} for m in selectors.recent_moves(game)],
         "error": error, "move": move, "moved": moved if moved.isdigit() else "",
         "my_turn": game.to_move == seat.index or bool(view["view"].get("may_act")),
     }, status=status)

@@ -98,4 +98,10 @@ def test_play_a_draw_from_a_seat_page(live_server, browser):
     assert page.locator("tr.own .chip").count() == 15
     assert "recorded (version 2)" in page.locator("#moved").inner_text()
     shot(page, "seat-page-after-draw")
-    assert Game.objects.get(pk=game.pk).version == 2
+    game = Game.objects.get(pk=game.pk)
+    assert game.version == 2
+    # the other player moves; the page sees it through the seat-view API and reloads
+    services.game_record_move(game=game.pk, move="draw", expected_version=2, seat=game.to_move)
+    page.wait_for_function("document.getElementById('version').innerText === '3'", timeout=15000)
+    assert "Your move." in page.locator("#turn-note").inner_text()
+    assert page.locator("ul.recent li").count() == 2

@@ -252,3 +252,20 @@ def test_a_finished_contract_game_shows_every_hand(client):
     for seat in range(3):
         assert TITLES.findall(rows[seat]) == state.view(seat)["my_hand"]
         assert f"<td>{state.scores()[seat]}</td>" in rows[seat]
+
+
+def test_the_seat_page_lists_recent_moves_without_drawn_tiles(client):
+    dealt = find_variant("sabra").new(2, seed="typed-in-pages").snapshot()
+    game = services.game_create(variant="sabra", players=2, deal={"racks": dealt["racks"], "pool": dealt["pool"]},
+                                seats=["Ann", "Ben"])
+    tokens = [services.seat_take(game=game, index=i) for i in range(2)]
+    mover = game.to_move
+    drawn = dealt["pool"][0]
+    response = client.post(f"/games/play/{tokens[mover]}/", {"move": f"draw {drawn}", "expected_version": 1})
+    assert response.status_code == 302
+    assert Event.objects.filter(game=game).last().payload["move"] == f"draw {drawn}"  # stored in full
+    other = client.get(f"/games/play/{tokens[1 - mover]}/").content.decode()
+    recent = re.search(r'<ul class="moves recent">(.*?)</ul>', other, re.S).group(1)
+    assert re.findall(r"<span class=\"who\">[^<]*</span> (.*?)</li>", recent) == ["draw"]
+    public = client.get(f"/games/{game.pk}/").content.decode()
+    assert f"draw {drawn}" not in public and f'title="{drawn}"' not in public
