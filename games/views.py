@@ -97,6 +97,8 @@ def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[
         flag_text = "down"
     else:
         return {"known": False, "raw": view}
+    if racks is None and view.get("racks") is not None:  # the engine shows every rack once over
+        racks = view["racks"]
     if racks is None and own_seat is not None:
         own = view.get("rack", view.get("my_hand"))
         racks = [own if i == own_seat else None for i in range(len(counts))]

@@ -269,3 +269,13 @@ def test_the_seat_page_lists_recent_moves_without_drawn_tiles(client):
     assert re.findall(r"<span class=\"who\">[^<]*</span> (.*?)</li>", recent) == ["draw"]
     public = client.get(f"/games/{game.pk}/").content.decode()
     assert f"draw {drawn}" not in public and f'title="{drawn}"' not in public
+
+
+def test_once_over_the_seat_page_shows_every_rack(client, seated):
+    game, tokens = seated
+    game = play_out(game, 9)
+    final = services.load_state(game).view(None)
+    html = client.get(f"/games/play/{tokens[0]}/").content.decode()
+    rows = seat_rows(html)
+    assert [TITLES.findall(rows[i]) for i in range(2)] == final["racks"]
+    assert "The game is over" in html and 'name="move"' not in html
