@@ -239,6 +239,8 @@ def play_enter(request):
     """``?token=...``: go to that seat's page (a form for players who were
     handed their credential through the API)."""
     token = request.GET.get("token", "").strip()
-    if not token:
-        return render(request, "games/message.html", {"message": "paste your seat credential"}, status=400)
+    if not token or services.seat_for_token(token) is None:
+        message = "unknown seat credential: paste the token the API gave you" if token else \
+            "paste your seat credential"
+        return render(request, "games/message.html", {"message": message}, status=400)
     return redirect("games:play", token=token)

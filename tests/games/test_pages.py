@@ -279,3 +279,11 @@ def test_once_over_the_seat_page_shows_every_rack(client, seated):
     rows = seat_rows(html)
     assert [TITLES.findall(rows[i]) for i in range(2)] == final["racks"]
     assert "The game is over" in html and 'name="move"' not in html
+
+
+def test_a_seat_credential_pasted_on_the_game_page_opens_the_seat(client, seated):
+    game, tokens = seated
+    response = client.get("/games/play/", {"token": tokens[1]})
+    assert response.status_code == 302 and response["Location"] == f"/games/play/{tokens[1]}/"
+    bad = client.get("/games/play/", {"token": "a/b"})
+    assert bad.status_code == 400 and "unknown seat credential" in bad.content.decode()
