@@ -46,15 +46,9 @@ def _levels(family: str) -> dict[str, type]:
     """The AI levels the engine offers for ``family`` (name -> class with
     ``choose(game) -> move``; in families where seats off turn may act,
     ``choose(game, seat) -> move or None``)."""
-    if family == "rummikub":
-        from engine.ai import LEVELS
+    from engine.ai import levels_for
 
-        return dict(LEVELS)
-    if family == "contract":
-        from engine.ai.contract_seat import ContractSeatPlayer
-
-        return {"standard": ContractSeatPlayer}
-    return {}
+    return levels_for(family)
 
 
 # The level a seat without one plays at, where the family has no "random".

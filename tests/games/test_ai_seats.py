@@ -145,3 +145,19 @@ def test_a_refused_ai_move_fails_the_task_and_stores_nothing(monkeypatch):
     result = tasks.ai_move.apply(args=[game.pk, 1])
     assert result.failed() and "refused the AI move" in str(result.result)
     assert game.events.count() == 1
+
+
+@pytest.mark.django_db
+def test_solver_levels_play_a_whole_game_through_the_seats():
+    # Every Rummikub level the engine offers can take a seat: a greedy and a
+    # strong seat play a seeded game to its end, audited clean.
+    assert {"random", "greedy", "strong"} <= set(ai_seats.available_levels("rummikub"))
+    seats = [{"name": "G", "kind": "ai", "ai_level": "greedy"},
+             {"name": "S", "kind": "ai", "ai_level": "strong"}]
+    game = services.game_create(variant="sabra", players=2, seats=seats)
+    report = outbox.drain(limit=5000)
+    game.refresh_from_db()
+    assert game.is_over, f"stopped at version {game.version}: {report.errors[:3]}"
+    actors = set(Event.objects.filter(game=game, type="MoveRecorded").values_list("actor", flat=True))
+    assert actors == {"ai:greedy", "ai:strong"}
+    assert audit_game(game).ok
