@@ -143,7 +143,10 @@ def game_list(request):
 
 def game_detail(request, game_id: int):
     """A game drawn after event ``?at=N`` (default: the latest) with replay
-    links; racks only when the game is over or to staff."""
+    links; racks only when the game is over or to staff.
+
+    :raises Http404: no such game, or no event ``N``.
+    """
     game = get_object_or_404(Game, pk=game_id)
     raw_at = request.GET.get("at")
     at = None
@@ -194,7 +197,12 @@ def seat_take(request, game_id: int, index: int):
 
 def play(request, token: str):
     """The seat page: own rack, the table, the others' counts, whose turn and
-    the version, and a form that records a move at that version."""
+    the version, and a form that records a move at that version through
+    :func:`games.services.game_record_move`; a refused move (notation,
+    rules, stale version, not this seat's turn) is shown and nothing stored.
+
+    :raises Http404: unknown seat credential.
+    """
     seat = services.seat_for_token(token)
     if seat is None:
         raise Http404("unknown seat credential")
