@@ -20,10 +20,6 @@ from .standings import (DEFAULT_PRECEDENCE, GameResult, Standing,
 
 #: Names of the game families on the pages.
 FAMILY_NAMES = {"rummikub": "Rummikub", "contract": "Contract rummy"}
-#: How a board over many tournaments of a family ranks (one tournament uses
-#: its own precedence). Contract points are "fewer is better" (stored as
-#: negatives), so after games won come the fewest penalty points.
-FAMILY_PRECEDENCE = {"contract": ("wins", "penalty", "h2h")}
 
 
 def family_name(family: str) -> str:
@@ -32,8 +28,13 @@ def family_name(family: str) -> str:
 
 
 def family_precedence(family: str) -> list[str]:
-    """The metric keys a board of ``family`` ranks by."""
-    return list(FAMILY_PRECEDENCE.get(family, DEFAULT_PRECEDENCE))
+    """The metric keys a board over many tournaments of ``family`` ranks by:
+    the family's default for a new tournament
+    (:func:`league.services.default_precedence`; contract rummy: games won,
+    then fewest penalty points), else the league's default."""
+    from .services import default_precedence
+
+    return default_precedence(family) or list(DEFAULT_PRECEDENCE)
 
 
 def _family_key(family: str) -> tuple:
