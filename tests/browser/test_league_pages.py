@@ -61,6 +61,21 @@ def test_public_standings_and_admin_tournament_page(live_server, browser, demo):
     points = [int(rows.nth(i).locator("td").nth(5).inner_text()) for i in range(8)]
     assert sum(points) == 0  # zero-sum over the whole tournament
 
+    # Below the table: the chart of places over rounds, one line per player
+    # with a point per round, and a legend by final place.
+    chart = page.locator("svg.places-chart")
+    chart.scroll_into_view_if_needed()
+    assert chart.is_visible() and chart.bounding_box()["height"] > 200
+    lines = chart.locator("g.series")
+    assert lines.count() == 8
+    assert {lines.nth(i).get_attribute("data-label") for i in range(8)} == names
+    assert all(lines.nth(i).locator("circle").count() == 2 for i in range(8))
+    legend = chart.locator("g.legend text").all_text_contents()
+    assert legend[0] == "Final place" and legend[1].startswith("1")
+    leaders = {rows.nth(i).locator("td").nth(1).inner_text() for i in range(8)
+               if re.fullmatch(r"1=?", rows.nth(i).locator("td").nth(0).inner_text())}
+    assert legend[1].split(". ", 1)[1] in leaders
+
     # A player's name leads to their history.
     rows.nth(0).locator("td").nth(1).locator("a").click()
     assert page.locator("h1").inner_text() in names
@@ -84,6 +99,17 @@ def test_public_standings_and_admin_tournament_page(live_server, browser, demo):
     assert rounds.get_by_role("link", name="correct score sheet").count() == 16
     page.get_by_role("link", name="Standings", exact=True).click()
     assert page.locator("table.standings tbody tr").count() == 8
+
+    # The club page: a leaderboard per game family, and the chart of the
+    # Rummikub night by default with a link to the contract event's.
+    page.goto(f"{live_server.url}/clubs/demo-club/")
+    assert page.locator("h2").all_inner_texts()[:2] == ["Leaderboard: Rummikub",
+                                                        "Leaderboard: Contract rummy"]
+    assert page.locator("#board-rummikub table.standings tbody tr").count() == 8
+    assert "Demo Rummikub Night" in page.locator("#chart h2").inner_text()
+    page.locator("#chart p.chart-choice").get_by_role("link", name="Demo Contract Rummy").click()
+    assert "Demo Contract Rummy" in page.locator("#chart h2").inner_text()
+    assert page.locator("#chart svg.places-chart").is_visible()
     if os.environ.get("LEAGUE_SCREENSHOTS"):
         page.screenshot(path=os.environ["LEAGUE_SCREENSHOTS"] + "/admin-standings.png",
                         full_page=True)
