@@ -283,7 +283,8 @@ def ms_dominates(i: int, j: int) -> bool:
 PRUNE_WIDTH = 256
 
 
-def _prune(states: dict[int, int], full: int, bucket_shift: int = 0) -> dict[int, int]:
+def _prune(states: dict[int, int], full: int, bucket_shift: int = 0,
+           width: int = 0) -> dict[int, int]:
     """Drop states that another state dominates (a sound, partial filter).
 
     ``A`` dominates ``B`` (same meld value in initial-meld mode, and same
@@ -302,7 +303,7 @@ def _prune(states: dict[int, int], full: int, bucket_shift: int = 0) -> dict[int
     for key, score in states.items():
         buckets.setdefault(key >> shift, []).append((score, key))
     out: dict[int, int] = {}
-    width = PRUNE_WIDTH
+    width = width or PRUNE_WIDTH
     for items in buckets.values():
         if len(items) == 1:
             out[items[0][1]] = items[0][0]
@@ -329,6 +330,15 @@ def _prune(states: dict[int, int], full: int, bucket_shift: int = 0) -> dict[int
 
 
 PRUNE = True
+MID_PRUNE = 200  # prune inside a number once a layer holds more states
+MID_WIDTH = 4  # states kept to compare with, per group-counter bucket
+
+
+def _prune_mid(layer: dict[int, tuple], full: int) -> dict[int, tuple]:
+    """:func:`_prune` for a layer inside a number (values ``(score, ...)``):
+    states compete only with states of the same group counters."""
+    kept = _prune({k: v[0] for k, v in layer.items()}, full, _G_SHIFT, MID_WIDTH)
+    return {k: layer[k] for k in kept}
 
 
 def limits(table: list[int], rack: list[int], jokers: int) -> list[int]:
@@ -377,6 +387,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     mv_cap = threshold
     lazy = not threshold and jtot > 0
     full_cap = min(jtot, 7) << _CAP_SHIFT
+    full = min(jtot, 7) if lazy else -1
     mv_mask = (1 << _MV_SHIFT) - 1
     low_mask = (1 << _J_SHIFT) - 1
     for n in range(13):
@@ -423,6 +434,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                         old = nxt.get(k2)
                         if old is None or old[0] < sc:
                             nxt[k2] = (sc, key, opt)
+                if PRUNE and len(nxt) > MID_PRUNE:
+                    nxt = _prune_mid(nxt, full)
                 steps.append(nxt)
                 cur2 = nxt
                 continue
@@ -502,7 +515,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         if _DEBUG:
             print(n, [len(s) for s in steps], end=" ")
         if PRUNE:
-            cur = _prune(cur, min(jtot, 7) if lazy else -1)
+            cur = _prune(cur, full)
         if _DEBUG:
             print(len(cur))
         if not cur:
