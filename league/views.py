@@ -39,7 +39,8 @@ def _boards(boards):
 
 def index(request):
     return render(request, "league/index.html", {
-        "tournaments": Tournament.objects.select_related("club").all()[:50],
+        "tournaments": [(t, selectors.family_name(t.family))
+                        for t in Tournament.objects.select_related("club").all()[:50]],
         "clubs": Club.objects.all(),
         "leagues": League.objects.all(),
     })
