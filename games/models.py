@@ -306,7 +306,8 @@ class TaskRun(models.Model):
 class StandingsEvent(AppendOnlyModel):
     """Final standings (of a round, a tournament) and refreshed leaderboards,
     recorded as append-only events per ``subject`` (``tournament:3:round:2``,
-    ``tournament:3``, ``league:1``, ``club:2``). A new version is written
+    ``tournament:3``, ``league:1:rummikub``, ``club:2:contract``: boards per
+    game family). A new version is written
     only when the content changed (``digest`` differs from the last one)."""
 
     subject = models.CharField(max_length=120)

@@ -168,17 +168,23 @@ def _final_standings(*, tournament_id: int, round_number: int) -> dict[str, Any]
                      "standings": _rows(selectors.tournament_standings(tournament)),
                      "precedence": tournament.precedence})
         written += ["tournament"] if w else []
+    family = tournament.family  # boards and ratings are per family: points differ in kind
     if tournament.league_id:
-        _, w = standings_event_record(subject=f"league:{tournament.league_id}", type="LeagueTable",
-                                      payload={"league": tournament.league_id,
-                                               "table": _rows(selectors.league_table(tournament.league))})
+        table = next(b.standings for b in selectors.league_tables(tournament.league)
+                     if b.family == family)
+        _, w = standings_event_record(subject=f"league:{tournament.league_id}:{family}",
+                                      type="LeagueTable",
+                                      payload={"league": tournament.league_id, "family": family,
+                                               "table": _rows(table)})
         written += ["league"] if w else []
     if tournament.club_id:
-        _, w = standings_event_record(subject=f"club:{tournament.club_id}", type="ClubLeaderboard",
-                                      payload={"club": tournament.club_id,
-                                               "board": _rows(selectors.club_leaderboard(tournament.club))})
+        board = selectors.club_leaderboard(tournament.club, family=family)
+        _, w = standings_event_record(subject=f"club:{tournament.club_id}:{family}",
+                                      type="ClubLeaderboard",
+                                      payload={"club": tournament.club_id, "family": family,
+                                               "board": _rows(board)})
         written += ["club"] if w else []
-    selectors.player_ratings()  # recomputed and cached under the newest result
+    selectors.player_ratings(tournament.family)  # recomputed and cached under the newest result
     return {"tournament": tournament.pk, "round": round_number, "written": written}
 
 

@@ -39,7 +39,7 @@ def test_a_tournament_on_autoplay_plays_to_the_end(autoplayed):
     # final standings recorded once, equal to the league's selectors
     subjects = set(StandingsEvent.objects.values_list("subject", flat=True))
     assert {f"tournament:{tournament.pk}:round:1", f"tournament:{tournament.pk}:round:2",
-            f"tournament:{tournament.pk}", f"club:{tournament.club_id}"} <= subjects
+            f"tournament:{tournament.pk}", f"club:{tournament.club_id}:rummikub"} <= subjects
     final = StandingsEvent.objects.get(subject=f"tournament:{tournament.pk}")
     live = selectors.tournament_standings(tournament)
     assert [(r["player"], r["rank"], r["metrics"]["wins"], r["metrics"]["points"])
