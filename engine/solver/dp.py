@@ -334,6 +334,11 @@ MID_PRUNE = 200  # prune inside a number once a layer holds more states
 MID_WIDTH = 4  # states kept to compare with, per group-counter bucket
 
 
+def _best(layer: dict[int, tuple], beam: int) -> dict[int, tuple]:
+    """The ``beam`` states of ``layer`` with the best scores."""
+    return dict(sorted(layer.items(), key=lambda kv: -kv[1][0])[:beam])
+
+
 def _prune_mid(layer: dict[int, tuple], full: int) -> dict[int, tuple]:
     """:func:`_prune` for a layer inside a number (values ``(score, ...)``):
     states compete only with states of the same group counters."""
@@ -363,7 +368,8 @@ def limits(table: list[int], rack: list[int], jokers: int) -> list[int]:
 
 def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
            threshold: int = 0, budget: int | None = None,
-           weights: list[int] | None = None) -> Plan | None:
+           weights: list[int] | None = None, beam: int = 0,
+           floor: int = 0) -> Plan | None:
     """One pass of the programme.
 
     :param table: 52 counts of numbered tiles that must be placed.
@@ -374,13 +380,29 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         left unplaced; ``None`` for no limit.
     :param weights: 53 values to maximise second instead of face values
         (each below 1000); the joker's at index 52.
+    :param beam: when > 0, a heuristic pass: every layer keeps only its
+        ``beam`` best states (the plan found, if any, is valid but not
+        necessarily optimal; it bounds the loss for the exact pass).
+    :param floor: a score some plan is known to reach (branch and bound:
+        a state that cannot reach it even placing every candidate left is
+        cut). The best plan is still found when its score is at least this.
     :returns: the best :class:`Plan`, or ``None`` if no arrangement within
-        budget exists.
+        budget exists (with ``beam``: none was found; with ``floor``: none
+        reaching it).
     """
     jtot = jt + jr
     cand_total = sum(rack) + jr
     joker_value = JOKER_VALUE if weights is None else weights[52]
     lims = limits(table, rack, jtot)
+    # rest[i]: the most score the candidates after position i (number-major,
+    # colour-minor) could still add, jokers included
+    rest = [0] * 52
+    acc = jr * (BIG + joker_value)
+    for n in range(12, -1, -1):
+        for c in range(3, -1, -1):
+            rest[n * 4 + c] = acc
+            i = c * 13 + n
+            acc += rack[i] * (BIG + (n + 1 if weights is None else weights[i]))
     cur: dict[int, int] = {0: 0}
     back: list[list[dict]] = []
     placed_cand = 0
@@ -406,26 +428,36 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             clear = ~(_MASK8 << sh)
             nxt: dict[int, tuple] = {}
             min_sc = -1 if budget is None else (cand_before - budget) << 16
+            if floor:
+                min_sc = max(min_sc, floor - rest[n * 4 + c])
             if not mv_cap:
                 # the fast path: options with their key delta precomputed
                 local: dict[int, list] = {}
+                # the most tiles the later colours could still give to groups
+                later = sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
+                            for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
                 for key, val in cur2.items():
                     score = val[0]
                     msid = key >> sh & _MASK8
                     jleft = jtot - (key >> _J_SHIFT & 0xF)
                     ymax = key >> _G_SHIFT & 0xF
+                    # groups: g >= ymax groups of 3+ need 3g tiles and jokers
+                    room = (key >> _Y_SHIFT & 0x3F) + later + jleft
                     base = key & clear
                     lk = msid << 4 | jleft
                     lst = local.get(lk)
                     if lst is None:
                         lst = local[lk] = [
                             ((o[0] << sh) + (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
-                             o[1], o[3] * gain_unit, lazy and o[0] != 0, o)
+                             o[1], o[3] * gain_unit, lazy and o[0] != 0, o,
+                             o[1] - o[2])
                             for o in colour_options(msid, a, b, jleft, mode, lim)]
-                    for delta, y, gain, setcap, opt in lst:
+                    for delta, y, gain, setcap, opt, yj in lst:
                         sc = score + gain
                         if sc < min_sc:
                             break
+                        if 3 * (y if y > ymax else ymax) > room + yj:
+                            continue  # too few tiles left for the groups
                         k2 = base + delta
                         if y > ymax:
                             k2 += (y - ymax) << _G_SHIFT
@@ -434,7 +466,9 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                         old = nxt.get(k2)
                         if old is None or old[0] < sc:
                             nxt[k2] = (sc, key, opt)
-                if PRUNE and len(nxt) > MID_PRUNE:
+                if beam and len(nxt) > beam:
+                    nxt = _best(nxt, beam)
+                elif PRUNE and len(nxt) > MID_PRUNE:
                     nxt = _prune_mid(nxt, full)
                 steps.append(nxt)
                 cur2 = nxt
@@ -516,6 +550,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             print(n, [len(s) for s in steps], end=" ")
         if PRUNE:
             cur = _prune(cur, full)
+        if beam and len(cur) > beam:
+            cur = dict(sorted(cur.items(), key=lambda kv: -kv[1])[:beam])
         if _DEBUG:
             print(len(cur))
         if not cur:
