@@ -473,17 +473,22 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 steps.append(nxt)
                 cur2 = nxt
                 continue
+            later = sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
+                        for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
             for key, val in cur2.items():
                 score = val[0]
                 msid = key >> sh & _MASK8
                 jused = key >> _J_SHIFT & 0xF
                 ymax = key >> _G_SHIFT & 0xF
+                room = (key >> _Y_SHIFT & 0x3F) + later + jtot - jused
                 base = key & clear
                 for opt in colour_options(msid, a, b, jtot - jused, mode, lim):
                     new, y, j, u, recipe = opt
                     sc = score + u * gain_unit
                     if sc < min_sc:
                         break
+                    if 3 * (y if y > ymax else ymax) > room + y - j:
+                        continue  # too few tiles left for the groups
                     k2 = (base | new << sh) + (j << _J_SHIFT) + (y << _Y_SHIFT)
                     if y > ymax:
                         k2 += (y - ymax) << _G_SHIFT
@@ -628,6 +633,9 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     lims = limits(table, rack, jtot)
     path: list = []
     modes = [mode_at(lazy, n) for n in range(13)]
+    later = [[sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
+                  for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
+              for c in range(4)] for n in range(13)]
 
     def close_options(key):
         jused = key >> _J_SHIFT & 0xF
@@ -695,12 +703,15 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
         msid = key >> sh & _MASK8
         jused = key >> _J_SHIFT & 0xF
         ymax = key >> _G_SHIFT & 0xF
+        room = (key >> _Y_SHIFT & 0x3F) + later[n][c] + jtot - jused
         base = key & ~(_MASK8 << sh)
         for opt in colour_options(msid, table[i], b, jtot - jused, modes[n], lims[i]):
             new, y, j, u, recipe = opt
             s2 = slack - (b - u)
             if s2 < 0:
                 continue
+            if 3 * (y if y > ymax else ymax) > room + y - j:
+                continue  # too few tiles left for the groups
             k2 = (base | new << sh) + (j << _J_SHIFT) + (y << _Y_SHIFT)
             if y > ymax:
                 k2 += (y - ymax) << _G_SHIFT
