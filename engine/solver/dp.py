@@ -189,6 +189,18 @@ def apply_options(msid: int, r: int, j: int, mode: int = GENERAL
     return got
 
 
+_GO_ON: list[int] = []
+
+
+def must_go_on(msid: int) -> int:
+    """How many open runs of ``MS_LIST[msid]`` cannot close where they are
+    (each needs a tile or a joker at the next number)."""
+    if msid >= len(_GO_ON):
+        _GO_ON.extend(sum(1 for k in MS_LIST[i] if k != N3)
+                      for i in range(len(_GO_ON), len(MS_LIST)))
+    return _GO_ON[msid]
+
+
 def closable_at_end(msid: int) -> bool:
     """Every open run can end after 13."""
     return all(k in (N3, F3) for k in MS_LIST[msid])
@@ -433,6 +445,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             if not mv_cap:
                 # the fast path: options with their key delta precomputed
                 local: dict[int, list] = {}
+                # the open runs that must go on need a tile or joker each
+                ahead = table[c * 13 + n + 1] + rack[c * 13 + n + 1] if n < 12 else 99
                 # the most tiles the later colours could still give to groups
                 later = sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
                             for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
@@ -451,7 +465,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                             ((o[0] << sh) + (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
                              o[1], o[3] * gain_unit, lazy and o[0] != 0, o,
                              o[1] - o[2])
-                            for o in colour_options(msid, a, b, jleft, mode, lim)]
+                            for o in colour_options(msid, a, b, jleft, mode, lim)
+                            if must_go_on(o[0]) <= ahead + jleft - o[2]]
                     for delta, y, gain, setcap, opt, yj in lst:
                         sc = score + gain
                         if sc < min_sc:
@@ -712,6 +727,8 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
                 continue
             if 3 * (y if y > ymax else ymax) > room + y - j:
                 continue  # too few tiles left for the groups
+            if n < 12 and must_go_on(new) > table[i + 1] + rack[i + 1] + jtot - jused - j:
+                continue  # too few tiles and jokers at the next number
             k2 = (base | new << sh) + (j << _J_SHIFT) + (y << _Y_SHIFT)
             if y > ymax:
                 k2 += (y - ymax) << _G_SHIFT
