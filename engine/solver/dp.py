@@ -201,6 +201,48 @@ def must_go_on(msid: int) -> int:
     return _GO_ON[msid]
 
 
+def jokers_ahead(msid: int, avail: list[int], n: int) -> int:
+    """The fewest jokers the open runs ``MS_LIST[msid]`` of one colour need
+    after number index ``n``, given ``avail`` (the tiles of the colour that
+    may be placed, per number index): each run must reach length 3 (a
+    run ending in a gap joker: one more numbered tile), a run with jokers
+    below must reach 13. A lower bound (tiles counted for every run)."""
+    need = [0] * 13
+    real = 0
+    for k in MS_LIST[msid]:
+        if k == N3:
+            continue
+        if k == NG:
+            real += 1
+            end = n + 1
+        elif _STRICT[k]:
+            end = max(12, n + 3 - _LEN[k])
+        else:
+            end = n + 3 - _LEN[k]
+        for t in range(n + 1, min(end, 12) + 1):
+            need[t] += 1
+        if end > 12:
+            return 99
+    if n < 12 and real > avail[n + 1]:
+        return 99
+    return sum(max(0, need[t] - avail[t]) for t in range(n + 1, 13))
+
+
+def _ahead_table(table: list[int], rack: list[int]):
+    """``f(msid, c, n)``: :func:`jokers_ahead` for colour ``c`` of this
+    position, cached."""
+    avail = [[table[c * 13 + n] + rack[c * 13 + n] for n in range(13)] for c in range(4)]
+    cache: dict[int, int] = {}
+
+    def f(msid: int, c: int, n: int) -> int:
+        k = msid << 6 | c << 4 | n
+        v = cache.get(k)
+        if v is None:
+            v = cache[k] = jokers_ahead(msid, avail[c], n) if msid else 0
+        return v
+    return f
+
+
 def closable_at_end(msid: int) -> bool:
     """Every open run can end after 13."""
     return all(k in (N3, F3) for k in MS_LIST[msid])
@@ -415,6 +457,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             rest[n * 4 + c] = acc
             i = c * 13 + n
             acc += rack[i] * (BIG + (n + 1 if weights is None else weights[i]))
+    ahead_need = _ahead_table(table, rack)
     cur: dict[int, int] = {0: 0}
     back: list[list[dict]] = []
     placed_cand = 0
@@ -445,8 +488,6 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             if not mv_cap:
                 # the fast path: options with their key delta precomputed
                 local: dict[int, list] = {}
-                # the open runs that must go on need a tile or joker each
-                ahead = table[c * 13 + n + 1] + rack[c * 13 + n + 1] if n < 12 else 99
                 # the most tiles the later colours could still give to groups
                 later = sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
                             for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
@@ -466,7 +507,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                              o[1], o[3] * gain_unit, lazy and o[0] != 0, o,
                              o[1] - o[2])
                             for o in colour_options(msid, a, b, jleft, mode, lim)
-                            if must_go_on(o[0]) <= ahead + jleft - o[2]]
+                            if ahead_need(o[0], c, n) <= jleft - o[2]]
                     for delta, y, gain, setcap, opt, yj in lst:
                         sc = score + gain
                         if sc < min_sc:
@@ -648,6 +689,7 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     lims = limits(table, rack, jtot)
     path: list = []
     modes = [mode_at(lazy, n) for n in range(13)]
+    ahead_need = _ahead_table(table, rack)
     later = [[sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
                   for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
               for c in range(4)] for n in range(13)]
@@ -727,8 +769,8 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
                 continue
             if 3 * (y if y > ymax else ymax) > room + y - j:
                 continue  # too few tiles left for the groups
-            if n < 12 and must_go_on(new) > table[i + 1] + rack[i + 1] + jtot - jused - j:
-                continue  # too few tiles and jokers at the next number
+            if ahead_need(new, c, n) > jtot - jused - j:
+                continue  # too few tiles and jokers ahead for the open runs
             k2 = (base | new << sh) + (j << _J_SHIFT) + (y << _Y_SHIFT)
             if y > ymax:
                 k2 += (y - ymax) << _G_SHIFT
