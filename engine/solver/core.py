@@ -36,8 +36,8 @@ def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:
 
 
 SMALL_TABLE = 15
-DFS_LIMIT = 40000  # states; past it the shortcut gives way to the programme
-BEAM = 256  # states per layer in the heuristic pass
+DFS_LIMIT = 12000  # states; past it the shortcut gives way to the programme
+BEAM = 48  # states per layer in the heuristic pass
 
 
 def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
@@ -68,32 +68,21 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         if sum(table) + jt < SMALL_TABLE:
             # little on the table: the budget would only be raised many times
             return dp.run_dp(table, rack, jt, jr, budget=None, weights=weights)
-        # incumbents: a depth-first play and (without jokers, where it
-        # rarely fails) a narrow heuristic pass of the programme; the best
-        # bounds the loss from above
-        quick = dp.feasible(table, rack, jt, jr, budget=total)
-        if quick is None:
-            return None
-        inc = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM) \
-            if jt + jr == 0 else None
-        bound = total - (quick.score >> 16)
-        if inc is not None and total - (inc.score >> 16) <= bound:
-            bound, best = total - (inc.score >> 16), inc
-        else:
-            best = quick
-        # the floor: the incumbent's score (the depth-first play's is in
-        # face values, not in ``weights``)
-        floor = best.score if best is inc or weights is None else 0
-        d = 1
-        while True:
-            d = min(d, bound)
-            plan = dp.run_dp(table, rack, jt, jr, budget=d, weights=weights,
-                             floor=floor)
-            if plan is not None:
-                return plan
-            if d >= bound:
-                return best
-            d *= 2
+        # an incumbent: a narrow heuristic pass of the programme (nearly
+        # always optimal in tiles), else a depth-first play; it bounds the
+        # loss and, as a floor, the score of the exact pass
+        best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM)
+        floor = 0 if best is None else best.score
+        if best is None:
+            best = dp.feasible(table, rack, jt, jr, budget=total)
+            if best is None:
+                return None
+            if weights is None:
+                floor = best.score  # (in face values)
+        bound = total - (best.score >> 16)
+        plan = dp.run_dp(table, rack, jt, jr, budget=bound, weights=weights,
+                         floor=floor)
+        return plan if plan is not None else best
     while True:
         budget = None if d >= total else d
         plan = dp.run_dp(table, rack, jt, jr, threshold=threshold, budget=budget,

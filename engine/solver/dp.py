@@ -545,6 +545,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                         break
                     if 3 * (y if y > ymax else ymax) > room + y - j:
                         continue  # too few tiles left for the groups
+                    if ahead_need(new, c, n) > jtot - jused - j:
+                        continue  # too few tiles and jokers ahead for the runs
                     k2 = (base | new << sh) + (j << _J_SHIFT) + (y << _Y_SHIFT)
                     if y > ymax:
                         k2 += (y - ymax) << _G_SHIFT
