@@ -404,20 +404,29 @@ def limits(table: list[int], rack: list[int], jokers: int) -> list[int]:
     """Per tile code, what the tiles present allow there: bit 0, a group
     (two other colours of the number, counting jokers); bit 1, a run (some
     three places in a row around it, the gaps no more than the jokers)."""
-    avail = [table[i] + rack[i] for i in range(52)]
+    key = (tuple(table), tuple(rack), jokers)
+    got = _LIMITS.get(key)
+    if got is not None:
+        return got
+    have = [1 if table[i] + rack[i] else 0 for i in range(52)]
+    present = [sum(have[c * 13 + n] for c in range(4)) for n in range(13)]
     out = []
-    for i in range(52):
-        c, n = divmod(i, 13)
-        lim = 0
-        if sum(1 for c2 in range(4) if c2 != c and avail[c2 * 13 + n]) + jokers >= 2:
-            lim |= 1
-        for st in range(max(0, n - 2), min(n, 10) + 1):
-            if sum(1 for p in range(st, st + 3) if p != n and not avail[c * 13 + p]) \
-                    + (0 if avail[i] else 1) <= jokers:
+    for c in range(4):
+        row = have[c * 13:c * 13 + 13]
+        # windows of three places: how many are missing
+        win = [3 - row[s] - row[s + 1] - row[s + 2] <= jokers for s in range(11)]
+        for n in range(13):
+            lim = 1 if present[n] - row[n] + jokers >= 2 else 0
+            if any(win[s] for s in range(max(0, n - 2), min(n, 10) + 1)):
                 lim |= 2
-                break
-        out.append(lim)
+            out.append(lim)
+    if len(_LIMITS) > 256:
+        _LIMITS.clear()
+    _LIMITS[key] = out
     return out
+
+
+_LIMITS: dict[tuple, list[int]] = {}
 
 
 def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
