@@ -2,14 +2,19 @@
 
 Plays 2-player matches (a level against the one below it, seats swapped
 every game) and 4-player matches (two seats of each, alternating, rotated),
-as duplicate deals (each shuffle played with every seating),
-and prints each level's win rate with a 95% Wilson interval. A level beats
-the one below when its whole interval lies above 50% (a shared win counts
-half).
+as duplicate deals (each shuffle played with every seating), and prints each
+level's win rate with a 95% Wilson interval and the mean time a move takes
+for each level. A level beats the one below when its whole interval lies
+above 50% (a shared win counts half).
 
-    .venv/bin/python bench/ai.py             # default run, about 2 minutes
-    .venv/bin/python bench/ai.py --quick     # a CI-sized run
-    .venv/bin/python bench/ai.py --games 200 --seed club
+The near pair (``strong`` against ``greedy``) gets more games than the far
+one (``greedy`` against ``random``, which it wins almost every game): the
+difference between two solver-exact players is small next to the luck of
+the draw.
+
+    .venv/bin/python bench/ai.py                    # default run, a few minutes
+    .venv/bin/python bench/ai.py --quick            # a CI-sized run
+    .venv/bin/python bench/ai.py --games 400 --pair greedy,strong --seed club
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import argparse
 import math
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -26,6 +32,9 @@ from engine.ai.levels import LEVEL_NAMES, player  # noqa: E402
 from engine.rummikub import SabraGame  # noqa: E402
 
 MAX_TURNS = 3000
+# games per match, (default, quick), by the stronger level of the pair
+GAMES = {"greedy": (40, 8), "strong": (240, 24)}
+CLOCK: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -41,12 +50,22 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def play_game(levels: list[str], seed: str) -> list[float]:
     """One seeded game; the share of the win of each seat (1, or split on a
-    tie of the pool-empty end)."""
+    tie of the pool-empty end). Each level's thinking time is added to
+    ``CLOCK``.
+
+    :raises RuntimeError: the game does not end within ``MAX_TURNS`` moves.
+    """
     game = SabraGame.new(len(levels), seed=seed)
     players = [player(lv, seed=f"{seed}/{i}") for i, lv in enumerate(levels)]
     turns = 0
     while not game.is_over:
-        game.push(players[game.to_move].choose(game))
+        seat = game.to_move
+        t0 = time.perf_counter()
+        move = players[seat].choose(game)
+        clock = CLOCK[levels[seat]]
+        clock[0] += time.perf_counter() - t0
+        clock[1] += 1
+        game.push(move)
         turns += 1
         if turns > MAX_TURNS:
             raise RuntimeError(f"game {seed} did not end")
@@ -75,23 +94,36 @@ def match(low: str, high: str, games: int, seats: int, seed: str) -> tuple[float
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=None,
-                    help="games per match (default 80, quick 16)")
+                    help="games per match (default: 40 greedy-random, 240 strong-greedy; "
+                         "quick: 8 and 24)")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seed", default="bench-ai")
+    ap.add_argument("--pair", default=None,
+                    help="only this pair of neighbouring levels, e.g. greedy,strong")
     args = ap.parse_args(argv)
-    games = args.games or (16 if args.quick else 80)
+    if args.games is not None and args.games < 1:
+        ap.error("--games must be at least 1")
+    pairs = list(zip(LEVEL_NAMES, LEVEL_NAMES[1:]))
+    if args.pair:
+        pair = tuple(args.pair.split(","))
+        if pair not in pairs:
+            ap.error(f"--pair must be one of {', '.join(a + ',' + b for a, b in pairs)}")
+        pairs = [pair]
     start = time.perf_counter()
     ok = True
     print(f"{'match':28}{'games':>6}  {'win rate of the stronger':>24}  95% interval")
     for seats in (2, 4):
-        for low, high in zip(LEVEL_NAMES, LEVEL_NAMES[1:]):
+        for low, high in pairs:
+            games = args.games or GAMES[high][1 if args.quick else 0]
             won, n = match(low, high, games, seats, args.seed)
             lo, hi = wilson(won, n)
             beats = lo > 0.5
             ok &= beats
             print(f"{high + ' vs ' + low + f' ({seats}p)':28}{n:>6}  {won / n:24.1%}  "
                   f"[{lo:.1%}, {hi:.1%}]  {'beats' if beats else 'not shown'}", flush=True)
-    print(f"\n{time.perf_counter() - start:.0f} s; every level beats the one below: "
+    print("\nmean time a move takes: " + ", ".join(
+        f"{lv} {1000 * t / n:.1f} ms" for lv, (t, n) in CLOCK.items() if n))
+    print(f"{time.perf_counter() - start:.0f} s; every level beats the one below: "
           f"{'yes' if ok else 'not shown at this sample size'}")
     return 0
 

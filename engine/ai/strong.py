@@ -78,6 +78,18 @@ def keep_weights(view: dict) -> list[int]:
     return w
 
 
+def edge_weights() -> list[int]:
+    """Second-objective weights that lay the edge numbers first (1 and 13
+    most, then 2 and 12, ...) and keep the middle ones, which have the most
+    ways into a run (a 7 fits runs from 5-6-7 to 7-8-9; a 1 only 1-2-3).
+    Jokers weigh nothing: among plays of the same size, one without them."""
+    w = [0] * 53
+    for t in range(52):
+        n = t % 13
+        w[t] = 600 - 100 * min(n, 12 - n)
+    return w
+
+
 def _without(rack: list[int], tiles: list[int]) -> list[int]:
     left = list(rack)
     for t in tiles:
@@ -91,10 +103,11 @@ class StrongPlayer:
 
     name = "strong"
 
-    def __init__(self, seed=None, *, keep_jokers: bool = True, hold_back: bool = True,
-                 reserve_opening: bool = True, keep_connected: bool = True,
-                 spread: bool = False):
+    def __init__(self, seed=None, *, lay_edges: bool = True, keep_jokers: bool = False,
+                 hold_back: bool = False, reserve_opening: bool = False,
+                 keep_connected: bool = False, spread: bool = False):
         self.seed = seed
+        self.lay_edges = lay_edges
         self.spread = spread
         self.keep_connected = keep_connected
         self.keep_jokers = keep_jokers
@@ -131,26 +144,36 @@ class StrongPlayer:
         if full is None:
             return no_play(view)
         full_move, placed = full
-        if placed == len(rack) or danger:
+        if placed == len(rack):
             return full_move
         ts = view["tileset"]
         table = [t for m in view["table"] for t in meld_tiles(m)]
         sol = None
-        if jokers and self.keep_jokers:
+        if jokers and self.keep_jokers and not danger:
             # keep the jokers only when they enable nothing but themselves
             sol = solve(table, plain, tileset=ts)
             if not sol.tiles_placed or sol.tiles_placed < placed - jokers:
                 sol = None
         if sol is None:
-            weights = keep_weights(view) if self.keep_connected else None
+            if self.keep_connected and not danger:
+                weights = keep_weights(view)
+            elif self.lay_edges:
+                weights = edge_weights()
+            else:
+                weights = None
+            if weights is None and danger:
+                return full_move
             sol = solve(table, rack, tileset=ts, weights=weights)
+            if sol.tiles_placed < placed:
+                return full_move
         play = [int(t) for t in sol.play]
         if not play:
             return full_move
-        if self.spread:
-            play = self._smallest_part(table, play, ts)
-        elif self.hold_back:
-            play = self._hold_back(table, rack, play, ts)
+        if not danger:
+            if self.spread:
+                play = self._smallest_part(table, play, ts)
+            elif self.hold_back:
+                play = self._hold_back(table, rack, play, ts)
         move = best_legal_play(game, view, play)
         return move if move is not None else full_move
 

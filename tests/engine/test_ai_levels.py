@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.ai.levels import LEVEL_NAMES, choose_move, player
+from engine.ai.strong import StrongPlayer, edge_weights
 from engine.rummikub import SabraGame, SabraXPGame
 
 GAMES = [
@@ -56,11 +57,55 @@ def test_levels_registry_and_errors():
     assert player("strong").name == "strong"
 
 
-def test_greedy_opens_with_the_largest_opening_and_strong_keeps_a_reserve():
+def test_greedy_opens_with_the_largest_opening_and_the_reserve_habit_keeps_a_meld():
     rack = "R10 R11 R12 K1 K2 K3 B5 B6 B7 O13 K13 B13 J R1"
     game = SabraGame.from_position([rack, "K4 K5 K6 K7 K8 K9 O3 O4"], [], initial_meld_done=False)
     greedy = choose_move(game, 0, "greedy")
+    reserve = StrongPlayer(reserve_opening=True, keep_jokers=True).choose(game)
+    assert greedy.kind == reserve.kind == "play"
+    assert len(reserve.tiles) < len(greedy.tiles)
+    assert "J" not in str(reserve).split("->")[0]
+    assert game.legal(reserve)
+
+
+def test_strong_lays_edge_numbers_and_keeps_middle_ones():
+    """Two plays of two tiles each, exclusive (each needs an end of the same
+    run): greedy lays the higher value, strong the 2s, keeping the 5s that
+    fit more runs."""
+    table = ["[R2 R3 R4 R5]"]
+    game = SabraGame.from_position(["B2 O2 B5 O5 K9", "K1 K2 K3 K4 K5 K6 K7 K8"], table)
+    greedy = choose_move(game, 0, "greedy")
     strong = choose_move(game, 0, "strong")
-    assert greedy.kind == strong.kind == "play"
-    assert len(strong.tiles) < len(greedy.tiles)
-    assert "J" not in str(strong).split("->")[0]
+    played = lambda m: sorted(str(t) for t in m.tiles)  # noqa: E731
+    assert played(greedy) == ["B5", "O5"]
+    assert played(strong) == ["B2", "O2"]
+    assert game.legal(strong)
+    # switched off, the level plays like greedy
+    plain = StrongPlayer(lay_edges=False).choose(game)
+    assert played(plain) == ["B5", "O5"]
+
+
+def test_edge_weights_favour_ends():
+    w = edge_weights()
+    assert len(w) == 53 and w[52] == 0
+    assert w[0] == w[12] > w[1] == w[11] > w[6]          # R1, R13 > R2, R12 > R7
+    assert all(0 <= x <= 999 for x in w)
+
+
+@pytest.mark.parametrize("habits", [
+    dict(keep_jokers=True, hold_back=True, reserve_opening=True, keep_connected=True),
+    dict(spread=True, keep_jokers=True),
+])
+def test_strong_with_other_habits_moves_legally(habits):
+    """The habits that are off by default (measured no better) still give
+    legal moves over a seeded game."""
+    game = SabraGame.new(3, seed="ai-habits")
+    players = [StrongPlayer(**habits), player("greedy"), StrongPlayer(**habits)]
+    turns = 0
+    while not game.is_over:
+        move = players[game.to_move].choose(game)
+        assert game.legal(move), (turns, str(move))
+        game.push(move)
+        turns += 1
+        assert turns < 3000
+    assert sum(game.scores()) == 0
