@@ -36,7 +36,7 @@ def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:
 
 
 SMALL_TABLE = 15
-DFS_LIMIT = 12000  # states; past it the shortcut gives way to the programme
+DFS_LIMIT = 6000  # states; past it the shortcut gives way to the programme
 BEAM = 48  # states per layer in the heuristic pass
 
 
@@ -80,6 +80,8 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             if weights is None:
                 floor = best.score  # (in face values)
         bound = total - (best.score >> 16)
+        if bound == 0 and floor:
+            return best  # every candidate placed: nothing can score more
         plan = dp.run_dp(table, rack, jt, jr, budget=bound, weights=weights,
                          floor=floor)
         return plan if plan is not None else best
