@@ -46,10 +46,15 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
 
     Without a threshold, a depth-first search first asks whether every
     candidate fits (on a well-filled table it nearly always does, and the
-    witness is then optimal). Otherwise, and in initial-meld mode, the
-    dynamic programme runs with a loss budget ``d = 1, 2, 4, ...`` (then
-    none); the first budget that admits a plan gives the optimum. With
-    fewer than ``SMALL_TABLE`` tiles on the table it runs once, unbudgeted.
+    witness is then optimal); it gives up after ``DFS_LIMIT`` states.
+    Otherwise a narrow heuristic pass of the programme (``BEAM`` states a
+    layer) finds an incumbent, nearly always optimal in tiles; the exact
+    programme then runs once with the incumbent's loss as budget and its
+    score as floor (branch and bound). With fewer than ``SMALL_TABLE``
+    tiles on the table the exact programme runs once, unbudgeted. In
+    initial-meld mode the programme runs with a loss budget
+    ``d = 0, 1, 2, 4, ...`` (then none); the first budget that admits a
+    plan gives the optimum.
 
     :returns: ``None`` when no arrangement exists (the table does not
         divide; in initial-meld mode: no opening play).

@@ -467,6 +467,10 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             i = c * 13 + n
             acc += rack[i] * (BIG + (n + 1 if weights is None else weights[i]))
     ahead_need = _ahead_table(table, rack)
+    # the most tiles the later colours of a number could still give to groups
+    later_t = [[sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
+                    for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
+                for c in range(4)] for n in range(13)]
     cur: dict[int, int] = {0: 0}
     back: list[list[dict]] = []
     placed_cand = 0
@@ -497,9 +501,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             if not mv_cap:
                 # the fast path: options with their key delta precomputed
                 local: dict[int, list] = {}
-                # the most tiles the later colours could still give to groups
-                later = sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
-                            for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
+                later = later_t[n][c]
                 for key, val in cur2.items():
                     score = val[0]
                     msid = key >> sh & _MASK8
@@ -538,8 +540,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 steps.append(nxt)
                 cur2 = nxt
                 continue
-            later = sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
-                        for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
+            later = later_t[n][c]
             for key, val in cur2.items():
                 score = val[0]
                 msid = key >> sh & _MASK8
