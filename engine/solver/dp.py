@@ -33,11 +33,14 @@ these refinements:
 - **Numbers are processed colour by colour** (a broken profile), so the
   group count couples the four colours through two small counters rather
   than a product of options.
-- **Loss budget**: rack tiles that cannot belong to any meld are dropped
-  first; then the programme runs with a budget of at most ``d`` candidate
-  rack tiles left on the rack, ``d = 0, 1, 2, 4, ...``. States over budget are
-  cut. The first budget that admits a solution gives the optimum (every state
-  within budget was explored), and most positions finish at a small ``d``.
+- **Look-ahead cuts**: a state whose groups at this number can no longer
+  get three tiles or jokers each, or whose open runs need more jokers ahead
+  than are left, is cut.
+- **Loss budget and floor**: the programme may run with a budget of at
+  most ``d`` candidate rack tiles left on the rack (states over budget are
+  cut) and a floor, a score some plan is known to reach (states that cannot
+  reach it are cut); :mod:`engine.solver.core` chooses them. A narrow
+  ``beam`` pass gives the incumbent.
 
 Everything here is pure Python on ints; see ``docs/solver.md``.
 """
