@@ -29,10 +29,11 @@ The holding habits stop when the game gets dangerous (an opponent with 4
 tiles or fewer, or 6 tiles or fewer in the pool); a play that empties the
 rack is always made.
 
-Measured (``bench/ai.py``): ``strong`` is level with or slightly ahead of
-``greedy`` (about 51-53%), but the 95% interval still holds 50% at a few
-hundred duplicate games: two players that both make the exact largest play
-each turn differ by little next to the luck of the draw. It sees only what
+Measured (``bench/ai.py``, duplicate deals): ``strong`` is level with
+``greedy``, not shown better - 50.6% of 500 two-player games and 47% of 360
+four-player games pooled over the runs in ``docs/solver.md``; no habit tried
+moved the rate beyond the noise. Two players that both make the exact
+largest play each turn differ by little next to the luck of the draw. It sees only what
 its seat may see (:meth:`SabraGame.view`). Deterministic; about 10-15 ms a
 move.
 """
