@@ -393,7 +393,7 @@ MID_WIDTH = 4  # states kept to compare with, per group-counter bucket
 
 def _best(layer: dict[int, tuple], beam: int) -> dict[int, tuple]:
     """The ``beam`` states of ``layer`` with the best scores."""
-    return dict(sorted(layer.items(), key=lambda kv: -kv[1][0])[:beam])
+    return dict(sorted(layer.items(), key=lambda kv: (-kv[1][0], kv[0] >> _J_SHIFT & 0xF))[:beam])
 
 
 def _prune_mid(layer: dict[int, tuple], full: int) -> dict[int, tuple]:
@@ -627,7 +627,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         if PRUNE:
             cur = _prune(cur, full)
         if beam and len(cur) > beam:
-            cur = dict(sorted(cur.items(), key=lambda kv: -kv[1])[:beam])
+            cur = dict(sorted(cur.items(), key=lambda kv: (-kv[1], kv[0] >> _J_SHIFT & 0xF))[:beam])
         if _DEBUG:
             print(len(cur))
         if not cur:
