@@ -64,10 +64,11 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     if not threshold:
         if total == 0:
             return dp.feasible(table, rack, jt, jr, budget=0)
+        limited = False
         try:
             plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
         except dp.SearchLimit:
-            plan = None
+            plan, limited = None, True
         if plan is not None:
             return plan
         if sum(table) + jt < SMALL_TABLE:
@@ -78,6 +79,7 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         # loss and, as a floor, the score of the exact pass
         best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM)
         floor = 0 if best is None else best.score
+        from_beam = best is not None
         if best is None:
             best = dp.feasible(table, rack, jt, jr, budget=total)
             if best is None:
@@ -87,9 +89,19 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         bound = total - (best.score >> 16)
         if bound == 0 and floor:
             return best  # every candidate placed: nothing can score more
-        plan = dp.run_dp(table, rack, jt, jr, budget=bound, weights=weights,
-                         floor=floor)
-        return plan if plan is not None else best
+        # the heuristic pass's bound is nearly always tight: one exact pass;
+        # the depth-first play's often is not: budgets 0 (if not yet ruled
+        # out), 1, 2, 4, ... up to the bound, the first that admits a plan
+        d = bound if from_beam else (0 if limited else 1)
+        while True:
+            d = min(d, bound)
+            plan = dp.run_dp(table, rack, jt, jr, budget=d, weights=weights,
+                             floor=floor)
+            if plan is not None:
+                return plan
+            if d >= bound:
+                return best
+            d = d * 2 if d else 1
     while True:
         budget = None if d >= total else d
         plan = dp.run_dp(table, rack, jt, jr, threshold=threshold, budget=budget,
