@@ -68,3 +68,28 @@ def test_jokers_ahead():
     assert dp.jokers_ahead(f2, [1] * 9 + [0, 1, 0, 0], 8) == 3
     two = dp.ms_id((dp.N1, dp.N1))
     assert dp.jokers_ahead(two, [1] * 13, 3) == 2              # one tile a place for two runs
+
+
+def _weighted(plan, tc, cand, jt, weights):
+    _, used = core.build_melds(plan, tc, cand)
+    jokers = plan.jokers_used - jt
+    return (sum(used) + jokers,
+            sum(used[i] * weights[i] for i in range(52)) + jokers * weights[52])
+
+
+@pytest.mark.parametrize("size", [0, 20, 40, 60])
+def test_weighted_answers_equal_the_unbudgeted_programme(size):
+    """With ``weights`` (the strong AI's second objective) the budgeted and
+    heuristic passes still give the optimum of the plain programme."""
+    import random
+    for i in range(10):
+        ts = XP if i % 3 == 0 else STANDARD
+        rng = random.Random(f"weights-{size}-{i}")
+        table, rack = random_position(f"weights-{size}-{i}", ts, size, rng.randint(12, 26))
+        tc, jt = _counts(table)
+        rc, jr = _counts(rack)
+        cand = core.useful_rack(tc, rc, jt + jr)
+        weights = [rng.randint(0, 999) for _ in range(53)]
+        got = core.best_plan(tc, cand, jt, jr, weights=weights)
+        want = dp.run_dp(tc, cand, jt, jr, weights=weights)
+        assert _weighted(got, tc, cand, jt, weights) == _weighted(want, tc, cand, jt, weights)
