@@ -51,7 +51,7 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     layer) finds an incumbent, nearly always optimal in tiles; the exact
     programme then runs once with the incumbent's loss as budget and its
     score as floor (branch and bound); if that pass finds nothing, a
-    depth-first play bounds the loss and budgets ``1, 2, 4, ...`` run up
+    depth-first play bounds the loss and budgets ``(0,) 1, 2, 4, ...`` run up
     to it. With fewer than ``SMALL_TABLE``
     tiles on the table the exact programme runs once, unbudgeted. In
     initial-meld mode the programme runs with a loss budget
