@@ -22,7 +22,11 @@ STATES = ["waiting", "running", "done", "failed"]
 
 class DisputeInSerializer(serializers.Serializer):
     move_version = serializers.IntegerField(min_value=1, help_text="the version of the disputed move's event")
-    kind = serializers.ChoiceField(choices=Dispute.Kind.values)
+    kind = serializers.ChoiceField(
+        choices=Dispute.Kind.values,
+        error_messages={"invalid_choice": "unknown dispute kind \"{input}\" (one of "
+                                          + ", ".join(Dispute.Kind.values) + ")"},
+        help_text="table_invalid, could_open, not_best (Rummikub); winning_hand (contract rummy)")
     note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
     claimed_table = serializers.ListField(child=serializers.CharField(max_length=8), required=False,
                                           allow_empty=False, max_length=200,
@@ -78,7 +82,8 @@ class GameDisputes(APIView):
 
     @extend_schema(request=DisputeInSerializer, responses={201: DisputeOutSerializer, **ERRORS},
                    summary="Open a dispute on a move (a seat credential, or staff as the official); "
-                           "a worker settles it with the solver")
+                           "a worker settles it with the solver (Rummikub) or the engine's "
+                           "judge (contract rummy)")
     def post(self, request, game_id: int):
         game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
         data = DisputeInSerializer(data=request.data)

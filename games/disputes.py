@@ -1,7 +1,8 @@
-"""Disputes on recorded moves, settled by the solver.
+"""Disputes on recorded moves, settled by the solver (Rummikub) or the
+engine's judge (contract rummy).
 
 A player (with their seat credential) or an official opens a dispute on one
-``MoveRecorded`` event of a Rummikub game::
+``MoveRecorded`` event of a Rummikub or contract rummy game::
 
     dispute = dispute_open(game=g, move_version=12, kind="table_invalid", seat=1)
 
@@ -9,8 +10,10 @@ A player (with their seat credential) or an official opens a dispute on one
 ``waiting``), appends ``DisputeOpened`` to the game's stream and queues the
 ``games.resolve_dispute`` task through the outbox, all in one transaction.
 The worker calls :func:`dispute_resolve`, which replays the stream to the
-disputed move, asks :mod:`engine.solver` the question of the dispute's kind
-and appends ``DisputeResolved`` with the verdict and its evidence:
+disputed move, asks the engine the question of the dispute's kind and
+appends ``DisputeResolved`` with the verdict and its evidence. Each family
+judges its own kinds (:data:`FAMILY_KINDS`); a kind of another family is
+refused when the dispute is opened. Rummikub, by :mod:`engine.solver`:
 
 ``table_invalid``
     "the table after the move was not valid". The tiles judged are the
@@ -28,6 +31,26 @@ and appends ``DisputeResolved`` with the verdict and its evidence:
     "the play was not the best" (training games). Verdict
     ``better_play_existed`` (the evidence is the best play: most tiles, then
     most value) or ``best_play``.
+
+Contract rummy, by :func:`engine.contract.judge_going_out`:
+
+``winning_hand``
+    "the hand that went out was not a winning one", on the move that
+    emptied a player's hand (any other move is refused when the dispute is
+    opened). The going-out is pushed again on the state before it: each
+    meld valid for the profile, the hand's contract met when going down,
+    the last card played (never discarded), not on a turn the discard was
+    taken where the profile forbids it; then every meld of the table it
+    left is checked again. Verdict ``winning_hand_valid`` (dismissed; the
+    evidence is the melds laid, each with its kind, the contract and the
+    table) or ``winning_hand_not_valid`` (upheld; the evidence names the
+    first rule broken). The cards were laid on the table: the evidence is
+    public. A game entered from a real table records its moves in the
+    stream like a digital one, so its going-out is disputed the same way;
+    ``claimed_table`` (a typed-in Rummikub table) has no contract
+    counterpart. A Rummikub rack emptied is disputed with ``table_invalid``
+    on that play (the table after it must divide); ``winning_hand`` is
+    refused there.
 
 The table is read as seed 000 reads it: a multiset that may be rearranged
 freely. Resolving twice changes nothing: a dispute that is ``done`` is
@@ -146,12 +169,37 @@ def _parse_claimed(tiles, tileset) -> list[int]:
 def judge(kind: str, before, after, payload: dict[str, Any], *,
           claimed_table: list[int] | None = None) -> dict[str, Any]:
     """Answer a dispute of ``kind`` about the move ``payload`` that turned
-    ``before`` into ``after``.
+    ``before`` into ``after``, with the judge of the states' family.
 
     :returns: ``{"upheld", "verdict", "summary", "evidence"}``.
-    :raises DisputeError: a kind that does not apply to this move.
-    :raises engine.errors.EngineError: the solver refused the position.
+    :raises DisputeError: an unknown kind, a family no judge answers, a
+        kind that does not apply to this family or to this move.
+    :raises engine.errors.EngineError: the engine refused the position.
     """
+    family = type(before).family
+    _check_kind(kind, family)
+    return _JUDGES[family](kind, before, after, payload, claimed_table=claimed_table)
+
+
+def _check_kind(kind: str, family: str) -> None:
+    """:raises DisputeError: unknown kind, unjudged family, or a kind of
+    another family."""
+    if kind not in Dispute.Kind.values:
+        raise DisputeError(f"unknown dispute kind {kind!r} (one of {', '.join(Dispute.Kind.values)})", "bad-kind")
+    if family not in FAMILY_KINDS:
+        raise DisputeError(f"disputes are judged by the Rummikub solver and the contract rummy engine; "
+                           f"this game is {family}", "not-judged")
+    if kind not in FAMILY_KINDS[family]:
+        hint = ""
+        if kind == Dispute.Kind.WINNING_HAND and family == "rummikub":
+            hint = "; a rack emptied is disputed with table_invalid on that play (the table after it must divide)"
+        raise DisputeError(f"a {kind} dispute is not judged for {family} games (their kinds: "
+                           f"{', '.join(FAMILY_KINDS[family])}){hint}", "not-applicable")
+
+
+def _judge_rummikub(kind: str, before, after, payload: dict[str, Any], *,
+                    claimed_table: list[int] | None = None) -> dict[str, Any]:
+    """The Rummikub kinds, by :mod:`engine.solver`."""
     from engine.solver import could_open, divide, solve
 
     ts = type(before).tileset
@@ -212,6 +260,72 @@ def judge(kind: str, before, after, payload: dict[str, Any], *,
     raise DisputeError(f"unknown dispute kind {kind!r} (one of {', '.join(Dispute.Kind.values)})", "bad-kind")
 
 
+def _judge_contract(kind: str, before, after, payload: dict[str, Any], *,
+                    claimed_table: list[int] | None = None) -> dict[str, Any]:
+    """``winning_hand``, by :func:`engine.contract.judge_going_out` on the
+    state before the move (the state after it has moved to the next hand)."""
+    from engine.contract import judge_going_out
+
+    try:
+        found = judge_going_out(before, before.parse_move(payload["move"]))
+    except EngineError:
+        raise
+    except ValueError as exc:  # not a going-out
+        raise DisputeError(f"a winning_hand dispute is about a move that went out: {exc}",
+                           "not-applicable") from None
+    evidence = {k: v for k, v in found.items() if k != "valid"}
+    seat, hand = found["seat"], f"hand {found['hand']} ({found['contract']})"
+    if found["valid"]:
+        kinds = "; ".join(f"meld {m['meld']}, a {m['kind']}: {' '.join(m['cards'])}" for m in found["melds"])
+        return {"upheld": False, "verdict": "winning_hand_valid", "evidence": evidence,
+                "summary": f"seat {seat} went out of {hand} with a winning hand ({found['move']}): {kinds}"}
+    return {"upheld": True, "verdict": "winning_hand_not_valid", "evidence": evidence,
+            "summary": f"seat {seat} did not go out of {hand} with a winning hand: "
+                       f"{found['reason']} ({found['rule']})"}
+
+
+def _contract_opening(kind: str, before, payload: dict[str, Any], move_version: int) -> None:
+    """Refuse, when it is opened, a winning_hand dispute on a move that did
+    not go out.
+
+    :raises DisputeError: the move left cards in its player's hand.
+    """
+    from engine.contract import claims_going_out
+
+    if not claims_going_out(before, before.parse_move(payload["move"])):
+        mover = payload.get("seat", before.to_move)
+        raise DisputeError(f"move {move_version} ({payload['move']}) did not go out: it did not empty "
+                           f"seat {mover}'s hand of {len(before.rack(mover))} cards; a winning_hand "
+                           f"dispute is opened on the move that emptied a hand", "not-going-out")
+
+
+def _rummikub_opening(kind: str, before, payload: dict[str, Any], move_version: int) -> None:
+    """Refuse, when it is opened, a could_open dispute that cannot apply.
+
+    :raises DisputeError: the seat had opened before, or opened with it.
+    """
+    if kind == Dispute.Kind.COULD_OPEN:
+        mover = payload.get("seat", before.to_move)
+        if before.initial_done[mover]:
+            raise DisputeError(f"seat {mover} had already made the initial meld before move {move_version}",
+                               "not-applicable")
+        if payload["move"].startswith("play") and not payload.get("refused"):
+            raise DisputeError(f"seat {mover} made the initial meld with move {move_version}", "not-applicable")
+
+
+# Each family's judge, the kinds it answers, and the checks made when a
+# dispute is opened. The family is the engine class's ``family``.
+FAMILY_KINDS: dict[str, tuple[str, ...]] = {
+    "rummikub": (Dispute.Kind.TABLE_INVALID, Dispute.Kind.COULD_OPEN, Dispute.Kind.NOT_BEST),
+    "contract": (Dispute.Kind.WINNING_HAND,),
+}
+_JUDGES = {"rummikub": _judge_rummikub, "contract": _judge_contract}
+_OPENING = {"rummikub": _rummikub_opening, "contract": _contract_opening}
+# Kinds whose evidence is on the table for everyone to see (any seat may
+# open them while the game is on); the others look at the mover's rack.
+PUBLIC_KINDS = (Dispute.Kind.TABLE_INVALID, Dispute.Kind.WINNING_HAND)
+
+
 # --- services --------------------------------------------------------------------
 
 def _append(game_id: int, event_type: str, payload: dict, actor: str) -> int:
@@ -236,8 +350,9 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
     resolution. ``seat`` is the seat of the player opening it (``None``: an
     official).
 
-    :raises DisputeError: unknown kind, no such move, a family the solver
-        does not judge, a kind that does not apply to that move, bad
+    :raises DisputeError: unknown kind, no such move, a family no judge
+        answers, a kind of another family, a kind that does not apply to
+        that move (``winning_hand`` on a move that did not go out), bad
         ``claimed_table`` tiles.
     :raises BadRequest: ``move_version`` or ``seat`` not a number.
     """
@@ -249,12 +364,13 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
         raise BadRequest(f"move_version must be a positive whole number, got {move_version!r}", "bad-version")
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
         raise BadRequest(f"game {game.pk} has seats 0 to {game.players - 1}, not {seat!r}", "bad-seat")
-    if game.family != "rummikub":
-        raise DisputeError(f"disputes are judged by the Rummikub solver; game {game.pk} is {game.family}",
-                           "not-judged")
+    if game.family not in FAMILY_KINDS:
+        raise DisputeError(f"disputes are judged by the Rummikub solver and the contract rummy engine; "
+                           f"game {game.pk} is {game.family}", "not-judged")
+    _check_kind(kind, game.family)
     before, after, payload = states_around(game, move_version)
     mover = payload.get("seat", before.to_move)
-    if seat is not None and kind != Dispute.Kind.TABLE_INVALID and seat != mover and not game.is_over:
+    if seat is not None and kind not in PUBLIC_KINDS and seat != mover and not game.is_over:
         raise NotYourSeat(f"a {kind} dispute looks at the rack of seat {mover}: while the game is on, "
                           f"only that seat or an official may open it", "not-your-move")
     claimed = None
@@ -262,12 +378,8 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
         if kind != Dispute.Kind.TABLE_INVALID:
             raise DisputeError("claimed_table only goes with a table_invalid dispute", "bad-claimed-table")
         claimed = _parse_claimed(claimed_table, type(before).tileset)
-    if kind == Dispute.Kind.COULD_OPEN:  # refuse a dispute that cannot apply, now rather than later
-        if before.initial_done[mover]:
-            raise DisputeError(f"seat {mover} had already made the initial meld before move {move_version}",
-                               "not-applicable")
-        if payload["move"].startswith("play") and not payload.get("refused"):
-            raise DisputeError(f"seat {mover} made the initial meld with move {move_version}", "not-applicable")
+    # refuse a dispute that cannot apply, now rather than later
+    _OPENING[type(before).family](kind, before, payload, move_version)
     with transaction.atomic():
         dispute = Dispute.objects.create(
             game=game, move_version=move_version, kind=kind, opened_by_seat=seat, actor=actor[:120],
@@ -283,7 +395,7 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
 
 
 def dispute_resolve(*, dispute_id: int) -> Dispute:
-    """Settle a dispute: replay to the move, ask the solver, append
+    """Settle a dispute: replay to the move, ask the family's judge, append
     ``DisputeResolved`` and mark the dispute done. A dispute already done is
     returned unchanged (a duplicate task does nothing).
 
@@ -362,12 +474,15 @@ def requeue_stalled(*, idle_seconds: float = 0) -> int:
 
 def dispute_data(dispute: Dispute, *, staff: bool = False, seat: int | None = None) -> dict[str, Any]:
     """A dispute as the API shows it. Evidence drawn from a rack (every kind
-    but a table judged after the move or from a claimed table) is shown
-    only to staff, to the seat that made the move, and to everyone once the
-    game is over."""
+    but a table judged after the move or from a claimed table, and a
+    winning hand, whose cards were laid on the table) is shown only to
+    staff, to the seat that made the move, and to everyone once the game is
+    over."""
     evidence, verdict, upheld, summary = dispute.evidence, dispute.verdict, dispute.upheld, dispute.summary
     if evidence is not None and not (staff or dispute.game.is_over):
-        public = dispute.kind == Dispute.Kind.TABLE_INVALID and evidence.get("source") in ("after-move", "claimed")
+        public = (dispute.kind == Dispute.Kind.WINNING_HAND
+                  or dispute.kind == Dispute.Kind.TABLE_INVALID
+                  and evidence.get("source") in ("after-move", "claimed"))
         if not public and not (seat is not None and seat == evidence.get("seat")):
             # the verdict itself says something about a rack: kept until the end
             evidence = {"hidden": "shown to the seat that moved, to staff, and to everyone once the game is over"}

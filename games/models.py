@@ -240,7 +240,8 @@ class TaskState(models.TextChoices):
 
 
 class Dispute(models.Model):
-    """A dispute on one recorded move, settled by a worker running the solver.
+    """A dispute on one recorded move, settled by a worker running the solver
+    (Rummikub) or the engine's judge (contract rummy).
 
     The row is the projection of the stream's ``DisputeOpened`` and
     ``DisputeResolved`` events; ``status`` is the state of the task that
@@ -251,6 +252,7 @@ class Dispute(models.Model):
         TABLE_INVALID = "table_invalid", "the table after the move was not valid"
         COULD_OPEN = "could_open", "the player could have made the initial meld"
         NOT_BEST = "not_best", "the play was not the best (training games)"
+        WINNING_HAND = "winning_hand", "the hand that went out was not a winning one"
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="disputes")
     move_version = models.PositiveIntegerField(help_text="the version of the disputed MoveRecorded event")
