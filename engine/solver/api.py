@@ -259,12 +259,19 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
         stand_slots = list(zip(codes, slots))
     tcounts, jt = _split(work)
     rcounts, jr = _split(rk)
-    if work and dp.feasible(tcounts, zero, jt, 0) is None:
+    # a table given as laid out is divisible already (every meld was checked)
+    if work and old is None and dp.feasible(tcounts, zero, jt, 0) is None:
         raise SolverError("the table cannot be divided into valid melds")
     cand = core.useful_rack(tcounts, rcounts, jt + jr)
-    plan = core.best_plan(tcounts, cand, jt, jr, weights=weights)
+    # solved with the colours renamed, fewest tiles first (see colour_order)
+    order = core.colour_order(tcounts, cand)
+    tp, cp = core.permute(tcounts, order), core.permute(cand, order)
+    plan = core.best_plan(tp, cp, jt, jr,
+                          weights=None if weights is None else core.permute(weights, order))
     assert plan is not None
-    melds, used = core.build_melds(plan, tcounts, cand)
+    melds, used = core.build_melds(plan, tp, cp)
+    melds = [core.unpermute_meld(m, order) for m in melds]
+    used = core.unpermute(used, order)
     if mode == "keep":
         restored = _restore_jokers(melds, stand_slots)
         if restored is None:

@@ -36,7 +36,13 @@ def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:
 
 
 SMALL_TABLE = 15
+SMALL_RACK = 40  # candidates; more (laying out most of a set) try the depth-first check first
 DFS_LIMIT = 6000  # states; past it the shortcut gives way to the programme
+# the depth-first check is tried when the candidates are at most this share
+# of the table's tiles: with more, every candidate seldom fits (measured on
+# tables of 20-60: 13 of 159 positions over 0.5, 3 of 104 over 0.7) and a
+# failed search costs one to three milliseconds
+DFS_SHARE = 0.5
 BEAM = 48  # states per layer in the heuristic pass
 
 
@@ -44,17 +50,19 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
               threshold: int = 0, weights: list[int] | None = None) -> dp.Plan | None:
     """The optimal plan.
 
-    Without a threshold, a depth-first search first asks whether every
-    candidate fits (on a well-filled table it nearly always does, and the
-    witness is then optimal); it gives up after ``DFS_LIMIT`` states.
-    Otherwise a narrow heuristic pass of the programme (``BEAM`` states a
+    Without a threshold and with fewer than ``SMALL_TABLE`` tiles on the
+    table, the exact programme runs once, unbudgeted (after the depth-first
+    check below when there are more than ``SMALL_RACK`` candidates: laying
+    out most of a set). Otherwise, when the candidates are at most
+    ``DFS_SHARE`` of the table's tiles, a depth-first search first asks
+    whether every candidate fits (on a well-filled table it nearly always
+    does, and the witness is then optimal); it gives up after ``DFS_LIMIT``
+    states. Otherwise a narrow heuristic pass of the programme (``BEAM`` states a
     layer) finds an incumbent, nearly always optimal in tiles; the exact
     programme then runs once with the incumbent's loss as budget and its
     score as floor (branch and bound); if that pass finds nothing, a
     depth-first play bounds the loss and budgets ``(0,) 1, 2, 4, ...`` run up
-    to it. With fewer than ``SMALL_TABLE``
-    tiles on the table the exact programme runs once, unbudgeted. In
-    initial-meld mode the programme runs with a loss budget
+    to it. In initial-meld mode the programme runs with a loss budget
     ``d = 0, 1, 2, 4, ...`` (then none); the first budget that admits a
     plan gives the optimum.
 
@@ -66,15 +74,24 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     if not threshold:
         if total == 0:
             return dp.feasible(table, rack, jt, jr, budget=0)
+        small = sum(table) + jt < SMALL_TABLE
+        if small and total <= SMALL_RACK:
+            # little on the table, a rack's worth of candidates: one
+            # unbudgeted pass (a budget would only be raised many times; the
+            # depth-first check seldom succeeds here and costs as much)
+            return dp.run_dp(table, rack, jt, jr, budget=None, weights=weights)
         limited = False
-        try:
-            plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
-        except dp.SearchLimit:
-            plan, limited = None, True
+        plan = None
+        if small or total <= DFS_SHARE * (sum(table) + jt):
+            try:
+                plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
+            except dp.SearchLimit:
+                limited = True
+        else:
+            limited = True  # not tried: budget 0 is not ruled out
         if plan is not None:
             return plan
-        if sum(table) + jt < SMALL_TABLE:
-            # little on the table: the budget would only be raised many times
+        if small:
             return dp.run_dp(table, rack, jt, jr, budget=None, weights=weights)
         # an incumbent: a narrow heuristic pass of the programme (nearly
         # always optimal in tiles), else a depth-first play; it bounds the
@@ -111,6 +128,42 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         if plan is not None or budget is None:
             return plan
         d = 1 if d == 0 else d * 2
+
+
+def colour_order(table: list[int], rack: list[int]) -> list[int]:
+    """The colours, those with the fewest tiles (table + candidates) first:
+    the order the programme takes them in within a number (the rules treat
+    colours alike; fewer tiles first keeps the layers inside a number
+    smaller, measured 10-20% faster on small and middle tables)."""
+    tot = [sum(table[c * 13:c * 13 + 13]) + sum(rack[c * 13:c * 13 + 13]) for c in range(4)]
+    return sorted(range(4), key=lambda c: tot[c])
+
+
+def permute(counts: list[int], order: list[int]) -> list[int]:
+    """52 counts with colour ``order[k]`` moved to colour ``k`` (anything
+    past index 51 kept)."""
+    return [counts[order[k] * 13 + n] for k in range(4) for n in range(13)] + list(counts[52:])
+
+
+def unpermute(counts: list[int], order: list[int]) -> list[int]:
+    """The inverse of :func:`permute` on 52 counts."""
+    out = [0] * 52
+    for k in range(4):
+        out[order[k] * 13:order[k] * 13 + 13] = counts[k * 13:k * 13 + 13]
+    return out
+
+
+def unpermute_meld(m: tuple, order: list[int]) -> tuple:
+    """A meld of the permuted position as a meld of the original one."""
+    out = []
+    for s in m:
+        if s < 52:
+            s = order[s // 13] * 13 + s % 13
+        elif s < GROUP_JOKER:
+            code = s - RUN_JOKER
+            s = RUN_JOKER + order[code // 13] * 13 + code % 13
+        out.append(s)
+    return canonical(out)
 
 
 def build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list[tuple], list[int]]:

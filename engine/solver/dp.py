@@ -231,19 +231,68 @@ def jokers_ahead(msid: int, avail: list[int], n: int) -> int:
     return sum(max(0, need[t] - avail[t]) for t in range(n + 1, 13))
 
 
+_AHEAD_G: dict[int, int] = {}  # (msid, n, the colour's tiles after n) -> jokers_ahead
+
+
+def _tails(table: list[int], rack: list[int]) -> list[list[int]]:
+    """Per colour and number index ``n``: the counts of the colour's tiles
+    present after ``n``, packed three bits a number (a cache key); ``None``
+    past seven copies of a tile."""
+    out = []
+    for c in range(4):
+        row = [0] * 13
+        acc = 0
+        for n in range(12, -1, -1):
+            row[n] = acc
+            v = table[c * 13 + n] + rack[c * 13 + n]
+            if v > 7:
+                return None
+            acc = acc << 3 | v
+        out.append(row)
+    return out
+
+
 def _ahead_table(table: list[int], rack: list[int]):
     """``f(msid, c, n)``: :func:`jokers_ahead` for colour ``c`` of this
-    position, cached."""
+    position, cached (per position, and across positions by the colour's
+    tiles ahead)."""
+    key = (tuple(table), tuple(rack))
+    got = _AHEAD.get(key)
+    if got is not None:
+        return got
     avail = [[table[c * 13 + n] + rack[c * 13 + n] for n in range(13)] for c in range(4)]
+    tails = _tails(table, rack)
     cache: dict[int, int] = {}
+    glob = _AHEAD_G if tails is not None else {}
+    if tails is None:
+        tails = [[0] * 13] * 4
 
     def f(msid: int, c: int, n: int) -> int:
         k = msid << 6 | c << 4 | n
         v = cache.get(k)
         if v is None:
-            v = cache[k] = jokers_ahead(msid, avail[c], n) if msid else 0
+            if not msid:
+                v = cache[k] = 0
+                return 0
+            gk = (tails[c][n] << 4 | n) << 12 | msid
+            v = glob.get(gk)
+            if v is None:
+                if len(glob) > 200_000:
+                    glob.clear()
+                v = glob[gk] = jokers_ahead(msid, avail[c], n)
+            cache[k] = v
         return v
+    if len(_AHEAD) > 8:
+        _AHEAD.clear()
+    _AHEAD[key] = f
     return f
+
+
+_AHEAD: dict[tuple, object] = {}
+# the fast path's option lists: per position (see run_dp), the last few;
+# across positions (face values only) by what they depend on
+_OPTS: dict[tuple, list] = {}
+_OPTS_G: dict[int, list] = {}
 
 
 def closable_at_end(msid: int) -> bool:
@@ -300,6 +349,8 @@ _G_SHIFT = 55    # 4 bits: most tiles one colour gave to groups at this number
 _Y_SHIFT = 59    # 6 bits: tiles given to groups at this number
 _MV_SHIFT = 65   # initial-meld mode: meld value, capped at the threshold
 _NOCAP = ~(7 << _CAP_SHIFT)
+_EMPTY_OPT = (0, 0, 0, 0, ((), 0, 0))  # the option "nothing of this colour here"
+_NONE = (-1 << 80,)  # below every score
 
 
 class Plan:
@@ -387,6 +438,7 @@ def _prune(states: dict[int, int], full: int, bucket_shift: int = 0,
 
 
 PRUNE = True
+PRUNE_MIN = 2  # layers of fewer states are not worth comparing
 MID_PRUNE = 200  # prune inside a number once a layer holds more states
 MID_WIDTH = 4  # states kept to compare with, per group-counter bucket
 
@@ -411,16 +463,18 @@ def limits(table: list[int], rack: list[int], jokers: int) -> list[int]:
     got = _LIMITS.get(key)
     if got is not None:
         return got
-    have = [1 if table[i] + rack[i] else 0 for i in range(52)]
-    present = [sum(have[c * 13 + n] for c in range(4)) for n in range(13)]
+    have = [1 if table[i] or rack[i] else 0 for i in range(52)]
+    present = [have[n] + have[13 + n] + have[26 + n] + have[39 + n] for n in range(13)]
     out = []
     for c in range(4):
         row = have[c * 13:c * 13 + 13]
-        # windows of three places: how many are missing
+        # windows of three places: how many are missing; a place is in a
+        # run when some window over it is complete enough
         win = [3 - row[s] - row[s + 1] - row[s + 2] <= jokers for s in range(11)]
+        win = [False, False] + win + [False, False]
         for n in range(13):
             lim = 1 if present[n] - row[n] + jokers >= 2 else 0
-            if any(win[s] for s in range(max(0, n - 2), min(n, 10) + 1)):
+            if win[n] or win[n + 1] or win[n + 2]:
                 lim |= 2
             out.append(lim)
     if len(_LIMITS) > 256:
@@ -430,6 +484,22 @@ def limits(table: list[int], rack: list[int], jokers: int) -> list[int]:
 
 
 _LIMITS: dict[tuple, list[int]] = {}
+
+
+def _later(table: list[int], rack: list[int], lims: list[int]) -> list[list[int]]:
+    """``[n][c]``: the most tiles the colours after ``c`` could still give
+    to groups at number index ``n``."""
+    out = []
+    for n in range(13):
+        row = [0, 0, 0, 0]
+        acc = 0
+        for c in (3, 2, 1, 0):
+            row[c] = acc
+            i = c * 13 + n
+            if lims[i] & 1:
+                acc += table[i] + rack[i]
+        out.append(row)
+    return out
 
 
 def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
@@ -471,9 +541,18 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             acc += rack[i] * (BIG + (n + 1 if weights is None else weights[i]))
     ahead_need = _ahead_table(table, rack)
     # the most tiles the later colours of a number could still give to groups
-    later_t = [[sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
-                    for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
-                for c in range(4)] for n in range(13)]
+    later_t = _later(table, rack, lims)
+    opts_key = (tuple(table), tuple(rack), jtot,
+                None if weights is None else tuple(weights))
+    opt_lists = _OPTS.get(opts_key)
+    if opt_lists is None:
+        if len(_OPTS) > 8:
+            _OPTS.clear()
+        opt_lists = _OPTS[opts_key] = [{} for _ in range(52)]
+    tails = _tails(table, rack)
+    glob = _OPTS_G if weights is None and tails is not None else None
+    if glob is not None and len(glob) > 100_000:
+        glob.clear()
     cur: dict[int, int] = {0: 0}
     back: list[list[dict]] = []
     placed_cand = 0
@@ -496,6 +575,17 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             lim = lims[c * 13 + n]
             cand_before += b
             sh = _SHIFT[c]
+            # no tile here and no joker may start a run: states with no open
+            # run of this colour stay as they are (their scores already
+            # passed this cut)
+            idle = not a and not b and (mode == LAZY or not jtot or not lim & 2)
+            if idle:
+                for key in cur2:
+                    if key >> sh & _MASK8:
+                        break
+                else:
+                    steps.append(None)
+                    continue
             clear = ~(_MASK8 << sh)
             nxt: dict[int, tuple] = {}
             min_sc = -1 if budget is None else (cand_before - budget) << 16
@@ -503,11 +593,19 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 min_sc = max(min_sc, floor - rest[n * 4 + c])
             if not mv_cap:
                 # the fast path: options with their key delta precomputed
-                local: dict[int, list] = {}
+                local = opt_lists[n * 4 + c]
                 later = later_t[n][c]
+                # what an option list depends on besides (msid, jleft)
+                gbase = 0 if glob is None else (
+                    (((((tails[c][n] << 3 | a) << 3 | b) << 2 | mode) << 2 | lim)
+                     << 4 | n) << 3 | c << 1 | lazy)
                 for key, val in cur2.items():
                     score = val[0]
                     msid = key >> sh & _MASK8
+                    if idle and not msid:
+                        if nxt.get(key, _NONE)[0] < score:
+                            nxt[key] = (score, key, _EMPTY_OPT)
+                        continue
                     jleft = jtot - (key >> _J_SHIFT & 0xF)
                     ymax = key >> _G_SHIFT & 0xF
                     # groups: g >= ymax groups of 3+ need 3g tiles and jokers
@@ -516,12 +614,18 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                     lk = msid << 4 | jleft
                     lst = local.get(lk)
                     if lst is None:
-                        lst = local[lk] = [
-                            ((o[0] << sh) + (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
-                             o[1], o[3] * gain_unit, lazy and o[0] != 0, o,
-                             o[1] - o[2])
-                            for o in colour_options(msid, a, b, jleft, mode, lim)
-                            if ahead_need(o[0], c, n) <= jleft - o[2]]
+                        gk = gbase << 16 | lk
+                        lst = None if glob is None else glob.get(gk)
+                        if lst is None:
+                            lst = [
+                                ((o[0] << sh) + (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
+                                 o[1], o[3] * gain_unit, lazy and o[0] != 0, o,
+                                 o[1] - o[2])
+                                for o in colour_options(msid, a, b, jleft, mode, lim)
+                                if ahead_need(o[0], c, n) <= jleft - o[2]]
+                            if glob is not None:
+                                glob[gk] = lst
+                        local[lk] = lst
                     for delta, y, gain, setcap, opt, yj in lst:
                         sc = score + gain
                         if sc < min_sc:
@@ -623,8 +727,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         back.append(steps)
         cur = {k: v[0] for k, v in done.items()}
         if _DEBUG:
-            print(n, [len(s) for s in steps], end=" ")
-        if PRUNE:
+            print(n, [len(s) if s is not None else "=" for s in steps], end=" ")
+        if PRUNE and len(cur) > PRUNE_MIN:
             cur = _prune(cur, full)
         if beam and len(cur) > beam:
             cur = dict(sorted(cur.items(), key=lambda kv: (-kv[1], kv[0] >> _J_SHIFT & 0xF))[:beam])
@@ -669,6 +773,9 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         key = prev
         per_colour = [None] * 4
         for c in range(3, -1, -1):
+            if stages[c] is None:
+                per_colour[c] = (_EMPTY_OPT, 0)
+                continue
             score, prev, opt = stages[c][key]
             per_colour[c] = (opt, prev >> _SHIFT[c] & _MASK8)
             key = prev
@@ -704,10 +811,12 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     lims = limits(table, rack, jtot)
     path: list = []
     modes = [mode_at(lazy, n) for n in range(13)]
+    # codes with no tile where no joker may start a run (see run_dp)
+    idle = [not table[i] and not rack[i]
+            and (modes[i % 13] == LAZY or not jtot or not lims[i] & 2)
+            for i in range(52)]
     ahead_need = _ahead_table(table, rack)
-    later = [[sum(table[c2 * 13 + n] + rack[c2 * 13 + n]
-                  for c2 in range(c + 1, 4) if lims[c2 * 13 + n] & 1)
-              for c in range(4)] for n in range(13)]
+    later = _later(table, rack, lims)
 
     def close_options(key):
         jused = key >> _J_SHIFT & 0xF
@@ -776,6 +885,13 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
         jused = key >> _J_SHIFT & 0xF
         ymax = key >> _G_SHIFT & 0xF
         room = (key >> _Y_SHIFT & 0x3F) + later[n][c] + jtot - jused
+        if idle[i] and not msid:
+            # nothing of this colour here, nothing open: one way on
+            if 3 * ymax <= room and rec(n, c + 1, key, slack):
+                path.append((_EMPTY_OPT, 0))
+                return True
+            dead[tag] = slack
+            return False
         base = key & ~(_MASK8 << sh)
         for opt in colour_options(msid, table[i], b, jtot - jused, modes[n], lims[i]):
             new, y, j, u, recipe = opt

@@ -125,6 +125,20 @@ def test_disputes_api():
     assert divide("R1 R1 R1 R2 R2 R2 R3 R3 R3", tileset="xp") is not None
 
 
+@pytest.mark.parametrize("ts", [STANDARD, XP])
+def test_most_of_a_set_from_an_empty_table(ts):
+    """Laying out a whole divisible set but a few tiles (a "rack" of 80-150
+    tiles, no table): every tile placed, in valid melds. The small-table
+    shortcut (one unbudgeted pass) is kept to rack-sized inputs; here the
+    depth-first check answers at once."""
+    table, _ = random_position("most-of-a-set", ts, 200, 0)
+    assert len(table) > 80
+    sol = solve([], table, tileset=ts)
+    assert sol.tiles_placed == len(table)
+    assert all(meld_kind(m) for m in sol.melds)
+    assert _physical(sol.melds) == sorted(table)
+
+
 def test_bad_input_raises():
     with pytest.raises(NotationError, match="X7"):
         solve("X7", "")

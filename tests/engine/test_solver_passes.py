@@ -93,3 +93,27 @@ def test_weighted_answers_equal_the_unbudgeted_programme(size):
         got = core.best_plan(tc, cand, jt, jr, weights=weights)
         want = dp.run_dp(tc, cand, jt, jr, weights=weights)
         assert _weighted(got, tc, cand, jt, weights) == _weighted(want, tc, cand, jt, weights)
+
+
+def test_colour_renaming_round_trip():
+    """The solver renames colours (fewest tiles first); counts and melds map
+    back exactly, and a renamed meld is the same kind of meld."""
+    table, rack = random_position("rename", STANDARD, 30, 14)
+    tc, _ = _counts(table)
+    rc, _ = _counts(rack)
+    order = core.colour_order(tc, rc)
+    assert sorted(order) == [0, 1, 2, 3]
+    tot = [sum(tc[c * 13:c * 13 + 13]) + sum(rc[c * 13:c * 13 + 13]) for c in range(4)]
+    assert [tot[c] for c in order] == sorted(tot)
+    assert core.unpermute(core.permute(tc, order), order) == tc
+    for order in ([1, 2, 3, 0], [3, 1, 0, 2]):
+        assert core.unpermute(core.permute(rc, order), order) == rc
+        run = (4, 5, 53 + 6)  # colour 0: 5, 6, a joker as 7
+        back = core.unpermute_meld(run, order)
+        assert meld_kind(back) == "run"
+        assert {s if s < 52 else s - 53 for s in back} == {order[0] * 13 + 4, order[0] * 13 + 5,
+                                                           order[0] * 13 + 6}
+        group = (0 * 13 + 8, 1 * 13 + 8, 105 + 8)
+        back = core.unpermute_meld(group, order)
+        assert meld_kind(back) == "group"
+        assert sorted(s // 13 for s in back if s < 52) == sorted([order[0], order[1]])

@@ -147,6 +147,28 @@ def test_large_tables_match_reference():
         check_witness(sol, table, rack)
 
 
+@pytest.mark.parametrize("size", [0, 20])
+def test_small_tables_large_racks_match_reference(size):
+    """The benchmark's hardest standard classes for the solver: openings and
+    tables of about 20 with racks of 21-30, where many candidates cannot all
+    be placed (the budgeted exact pass and the unbudgeted one)."""
+    for table, rack in _positions(f"bigrack{size}", 60, STANDARD, (size,),
+                                  tuple(range(21, 31))):
+        sol = solve(table, rack)
+        assert (sol.tiles_placed, sol.value_placed) == reference(table, rack), (table, rack)
+        check_witness(sol, table, rack)
+
+
+@pytest.mark.slow
+def test_xp_forty_tables_match_reference():
+    """XP tables of about 40 with racks of 14-22 (three or four jokers
+    about; the benchmark's XP class under test)."""
+    for table, rack in _positions("xp40", 24, XP, (40,), tuple(range(14, 23))):
+        sol = solve(table, rack, tileset="xp")
+        assert (sol.tiles_placed, sol.value_placed) == reference(table, rack), (table, rack)
+        check_witness(sol, table, rack)
+
+
 @pytest.mark.slow
 def test_xp_positions_match_reference():
     """60 XP positions (three copies, four jokers; the reference is slow
