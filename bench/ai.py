@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import math
+import multiprocessing
+import os
 import sys
 import time
 from collections import defaultdict
@@ -33,7 +35,7 @@ from engine.rummikub import SabraGame  # noqa: E402
 
 MAX_TURNS = 3000
 # games per match, (default, quick), by the stronger level of the pair
-GAMES = {"greedy": (40, 8), "strong": (240, 24)}
+GAMES = {"greedy": (40, 8), "strong": (600, 24)}
 CLOCK: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
 
 
@@ -48,13 +50,13 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_game(levels: list[str], seed: str) -> list[float]:
+def play_game(levels: list[str], seed: str) -> tuple[list[float], dict]:
     """One seeded game; the share of the win of each seat (1, or split on a
-    tie of the pool-empty end). Each level's thinking time is added to
-    ``CLOCK``.
+    tie of the pool-empty end) and each level's thinking time and moves.
 
     :raises RuntimeError: the game does not end within ``MAX_TURNS`` moves.
     """
+    clock: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
     game = SabraGame.new(len(levels), seed=seed)
     players = [player(lv, seed=f"{seed}/{i}") for i, lv in enumerate(levels)]
     turns = 0
@@ -62,20 +64,25 @@ def play_game(levels: list[str], seed: str) -> list[float]:
         seat = game.to_move
         t0 = time.perf_counter()
         move = players[seat].choose(game)
-        clock = CLOCK[levels[seat]]
-        clock[0] += time.perf_counter() - t0
-        clock[1] += 1
+        used = clock[levels[seat]]
+        used[0] += time.perf_counter() - t0
+        used[1] += 1
         game.push(move)
         turns += 1
         if turns > MAX_TURNS:
             raise RuntimeError(f"game {seed} did not end")
     winners = game.winners
-    return [1 / len(winners) if s in winners else 0.0 for s in range(len(levels))]
+    return [1 / len(winners) if s in winners else 0.0 for s in range(len(levels))], dict(clock)
 
 
-def match(low: str, high: str, games: int, seats: int, seed: str) -> tuple[float, int]:
-    """``high``'s share of wins over ``games`` games against ``low``."""
-    won = 0.0
+def _play(job):
+    return job[0], play_game(*job)
+
+
+def match(low: str, high: str, games: int, seats: int, seed: str, jobs: int = 1) -> tuple[float, int]:
+    """``high``'s share of wins over ``games`` games against ``low``, the
+    games shared among ``jobs`` processes (the result does not depend on it)."""
+    todo = []
     for g in range(games):
         if seats == 2:
             levels = [high, low] if g % 2 == 0 else [low, high]
@@ -86,23 +93,37 @@ def match(low: str, high: str, games: int, seats: int, seed: str) -> tuple[float
         # duplicate deals: each shuffle is played with every seating, so the
         # luck of the deal cancels between the two levels
         deal = g // 2 if seats == 2 else g // 4
-        shares = play_game(levels, f"{seed}-{seats}p-{low}-{high}-{deal}")
+        todo.append((levels, f"{seed}-{seats}p-{low}-{high}-{deal}"))
+    if jobs > 1:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            results = pool.map(_play, todo, chunksize=1)
+    else:
+        results = [_play(job) for job in todo]
+    won = 0.0
+    for levels, (shares, clock) in results:
         won += sum(s for s, lv in zip(shares, levels) if lv == high)
+        for lv, (t, n) in clock.items():
+            CLOCK[lv][0] += t
+            CLOCK[lv][1] += n
     return won, games
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=None,
-                    help="games per match (default: 40 greedy-random, 240 strong-greedy; "
+                    help="games per match (default: 40 greedy-random, 600 strong-greedy; "
                          "quick: 8 and 24)")
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--seed", default="bench-ai")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                    help="processes playing games side by side (default: one per core)")
     ap.add_argument("--pair", default=None,
                     help="only this pair of neighbouring levels, e.g. greedy,strong")
     args = ap.parse_args(argv)
     if args.games is not None and args.games < 1:
         ap.error("--games must be at least 1")
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
     pairs = list(zip(LEVEL_NAMES, LEVEL_NAMES[1:]))
     if args.pair:
         pair = tuple(args.pair.split(","))
@@ -115,7 +136,7 @@ def main(argv=None) -> int:
     for seats in (2, 4):
         for low, high in pairs:
             games = args.games or GAMES[high][1 if args.quick else 0]
-            won, n = match(low, high, games, seats, args.seed)
+            won, n = match(low, high, games, seats, args.seed, args.jobs)
             lo, hi = wilson(won, n)
             beats = lo > 0.5
             ok &= beats

@@ -1,9 +1,19 @@
 """The "strong" level for Sabra Rummikub: the greedy player (the largest
-play every turn, exact by the solver) with one habit that measured best and
+play every turn, exact by the solver) with two habits on by default and
 others, from seed 001's strategy advice, that can be switched on.
 
 On by default:
 
+- **Look ahead before laying** (``lookahead``, :mod:`engine.ai.lookahead`).
+  When the largest play would leave at most ``LOOKAHEAD_LEFT`` tiles on the
+  rack (and does not empty it), it weighs laying the play now against
+  drawing and keeping it: the tiles it cannot see are dealt at random
+  ``LOOKAHEAD_SAMPLES`` times, both choices are played on for
+  ``LOOKAHEAD_TURNS`` turns by every seat, and scored by who went out, else
+  by the tiles each rack cannot place. A tile that can be laid now can nearly
+  always be laid later, and the draw it forgoes may be the tile the rest of
+  the rack waits for: near the end, waiting with the play in hand often goes
+  out sooner.
 - **Lay the edge numbers, keep the middle ones** (``lay_edges``). Among the
   plays of the most tiles, it lays the one heaviest in 1s and 13s, then 2s
   and 12s, ... (a second objective for the solver, :func:`edge_weights`),
@@ -12,8 +22,8 @@ On by default:
   behind is easier to get rid of. Jokers weigh nothing: among plays of the
   same size it keeps the joker.
 
-Off by default (each measured within noise of ``greedy``, or below it, over
-60 to 160 duplicate games; see ``docs/solver.md``):
+Off by default (each measured within noise of ``greedy``, or below it; see
+``docs/solver.md``):
 
 - ``keep_jokers``: keep a joker back when it would place nothing but itself
   (opening without jokers when it can).
@@ -29,13 +39,12 @@ The holding habits stop when the game gets dangerous (an opponent with 4
 tiles or fewer, or 6 tiles or fewer in the pool); a play that empties the
 rack is always made.
 
-Measured (``bench/ai.py``, duplicate deals): ``strong`` is level with
-``greedy``, not shown better - 50.6% of 500 two-player games and 47% of 360
-four-player games pooled over the runs in ``docs/solver.md``; no habit tried
-moved the rate beyond the noise. Two players that both make the exact
-largest play each turn differ by little next to the luck of the draw. It sees only what
-its seat may see (:meth:`SabraGame.view`). Deterministic; about 10-15 ms a
-move.
+Measured (``bench/ai.py``, duplicate deals; figures in ``docs/solver.md``):
+the look-ahead is what makes ``strong`` better than ``greedy``; no fixed
+habit moved the win rate beyond the noise. It sees only what its seat may
+see (:meth:`SabraGame.view`). Deterministic (the samples are seeded by the
+position); a move takes about 10 ms, or a few hundred milliseconds when it
+looks ahead.
 """
 
 from __future__ import annotations
@@ -45,9 +54,13 @@ from ..melds import meld_value
 from ..solver import divide, solve
 from ..tiles import JOKER
 from .greedy import largest_play, opening_move
+from .lookahead import prefer_draw
 from .solver_play import (best_legal_play, meld_tiles, no_play, rack_only_move,
                           seat_view)
 
+LOOKAHEAD_LEFT = 5     # look ahead when at most this many tiles would stay on the rack
+LOOKAHEAD_SAMPLES = 6  # sampled deals of the unseen tiles
+LOOKAHEAD_TURNS = 2    # turns each seat plays on in a sample
 DANGER_RACK = 4   # an opponent with this many tiles or fewer may go out soon
 DANGER_POOL = 6   # a pool this small ends the game soon
 
@@ -113,11 +126,13 @@ class StrongPlayer:
 
     name = "strong"
 
-    def __init__(self, seed=None, *, lay_edges: bool = True, keep_jokers: bool = False,
+    def __init__(self, seed=None, *, lay_edges: bool = True, lookahead: bool = True,
+                 keep_jokers: bool = False,
                  hold_back: bool = False, reserve_opening: bool = False,
                  keep_connected: bool = False, spread: bool = False):
         self.seed = seed
         self.lay_edges = lay_edges
+        self.lookahead = lookahead
         self.spread = spread
         self.keep_connected = keep_connected
         self.keep_jokers = keep_jokers
@@ -156,6 +171,8 @@ class StrongPlayer:
         full_move, placed = full
         if placed == len(rack):
             return full_move
+        if self.lookahead and len(rack) - placed <= LOOKAHEAD_LEFT and self._rather_draw(game, view, seat):
+            return no_play(view)
         ts = view["tileset"]
         table = [t for m in view["table"] for t in meld_tiles(m)]
         sol = None
@@ -186,6 +203,22 @@ class StrongPlayer:
                 play = self._hold_back(table, rack, play, ts)
         move = best_legal_play(game, view, play)
         return move if move is not None else full_move
+
+    def _rather_draw(self, game: SabraGame, view: dict, seat: int) -> bool:
+        """The sampled look-ahead (:mod:`engine.ai.lookahead`): whether
+        drawing and keeping the largest play beats laying it now."""
+        if not view["pool_count"]:
+            return False
+        table = [t for m in view["table"] for t in meld_tiles(m)]
+        play = [int(t) for t in solve(table, view["rack"], tileset=view["tileset"]).play]
+        if not play:
+            return False
+        order, s = [], seat
+        for _ in range(len(view["rack_counts"])):
+            s = game.next_seat(s)
+            order.append(s)
+        return prefer_draw(dict(view, table_tiles=table), seat, play, order,
+                           samples=LOOKAHEAD_SAMPLES, horizon=LOOKAHEAD_TURNS, seed=self.seed)
 
     @staticmethod
     def _smallest_part(table: list[int], play: list[int], ts) -> list[int]:

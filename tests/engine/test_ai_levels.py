@@ -109,3 +109,44 @@ def test_strong_with_other_habits_moves_legally(habits):
         turns += 1
         assert turns < 3000
     assert sum(game.scores()) == 0
+
+
+def test_lookahead_sees_only_the_seat_view_and_sometimes_draws_instead_of_laying():
+    """The strong level's sampled look-ahead: the unseen tiles are exactly the
+    set less the table and the seat's rack; the same position always gets the
+    same answer; and over a seeded game it draws at least once where greedy
+    would lay tiles (keeping them on the rack for later)."""
+    from engine.ai import lookahead
+    from engine.ai.solver_play import meld_tiles, seat_view
+
+    game = SabraGame.new(2, seed="look-1")
+    players = [StrongPlayer("look"), player("greedy")]
+    held_back = 0
+    while not game.is_over:
+        seat = game.to_move
+        view = seat_view(game, seat)
+        table = [t for m in view["table"] for t in meld_tiles(m)]
+        unseen = lookahead.unseen_tiles(dict(view, table_tiles=table))
+        assert len(unseen) == view["pool_count"] + sum(
+            n for s, n in enumerate(view["rack_counts"]) if s != seat)
+        move = players[seat].choose(game)
+        if seat == 0 and view["initial_done"][0] and move.kind == "draw":
+            greedy_move = player("greedy").choose(game)
+            if greedy_move.kind == "play":
+                held_back += 1
+                assert str(players[0].choose(game)) == str(move)  # deterministic
+        game.push(move)
+    assert held_back >= 1
+
+
+def test_lookahead_never_draws_from_an_empty_pool():
+    from engine.ai import lookahead
+    from engine.ai.solver_play import meld_tiles, seat_view
+    from engine.tiles import parse_tiles
+
+    game = SabraGame.from_position(["R4 K9", "B1 B2"], ["[R1 R2 R3]"])
+    view = seat_view(game, 0)
+    table = [t for m in view["table"] for t in meld_tiles(m)]
+    r4 = [int(t) for t in parse_tiles("R4")]
+    view = dict(view, table_tiles=table, pool_count=0)
+    assert lookahead.prefer_draw(view, 0, r4, [1, 0]) is False
