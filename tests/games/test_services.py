@@ -104,7 +104,10 @@ def test_a_stale_version_conflicts(new_game):
 
 
 def test_a_penalised_move_is_recorded_as_its_penalty(new_game):
-    game = new_game()
+    # a typed-in deal: with a shuffled one, seat 0's lowest tile could beat seat 1's highest
+    racks = [["t01", "t02", "t03"], ["t10", "t11", "t12"]]
+    pool = [f"t{n:02d}" for n in range(1, 31) if f"t{n:02d}" not in racks[0] + racks[1]]
+    game = new_game(deal={"racks": racks, "pool": pool})
     state = services.load_state(game)
     low, high = sorted(state.racks[0])[0], sorted(state.racks[1])[-1]
     # seat 0 draws, seat 1 plays its highest tile, seat 0 tries a lower one
