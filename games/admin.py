@@ -54,9 +54,9 @@ def audit_selected(modeladmin, request, queryset):
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ("id", "__str__", "variant", "mode", "status", "version", "to_move", "scores", "updated_at")
-    list_filter = ("status", "variant", "mode")
+    list_filter = ("status", "variant", "mode", "training")
     search_fields = ("title", "seats__name")
-    readonly_fields = ("family", "variant", "rules", "players", "first", "mode", "status", "version",
+    readonly_fields = ("family", "variant", "rules", "players", "first", "mode", "training", "status", "version",
                        "to_move", "scores", "created_at", "updated_at")
     fields = ("title",) + readonly_fields
     inlines = [SeatInline, VerdictInline, EventInline]

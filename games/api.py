@@ -74,7 +74,7 @@ class GameListCreate(APIView):
             raise PermissionDenied("only staff may type in the deal of a real-table game")
         game = services.game_create(variant=v["variant"], players=v["players"], rules=v["rules"],
                                     seats=v.get("seats"), deal=v.get("deal"), first=v["first"],
-                                    title=v["title"], actor=_actor(request))
+                                    title=v["title"], actor=_actor(request), training=v["training"])
         return Response(selectors.game_summary(game), status=status.HTTP_201_CREATED)
 
 

@@ -353,7 +353,8 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
     :raises DisputeError: unknown kind, no such move, a family no judge
         answers, a kind of another family, a kind that does not apply to
         that move (``winning_hand`` on a move that did not go out), bad
-        ``claimed_table`` tiles.
+        ``claimed_table`` tiles, ``not_best`` on a game that is not a
+        training game.
     :raises BadRequest: ``move_version`` or ``seat`` not a number.
     """
     game_id = game if isinstance(game, int) else game.pk
@@ -368,6 +369,9 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
         raise DisputeError(f"disputes are judged by the Rummikub solver and the contract rummy engine; "
                            f"game {game.pk} is {game.family}", "not-judged")
     _check_kind(kind, game.family)
+    if kind == Dispute.Kind.NOT_BEST and not game.training:
+        raise DisputeError(f"game {game.pk} is not a training game: no rule obliges a player to make the best "
+                           f"play, so a not_best dispute applies only to training games", "not-training")
     before, after, payload = states_around(game, move_version)
     mover = payload.get("seat", before.to_move)
     if seat is not None and kind not in PUBLIC_KINDS and seat != mover and not game.is_over:

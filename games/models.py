@@ -80,6 +80,9 @@ class Game(models.Model):
     first = models.PositiveSmallIntegerField(default=0)
     mode = models.CharField(max_length=10, choices=Mode.choices, default=Mode.DIGITAL)
     title = models.CharField(max_length=200, blank=True)
+    # A training game: the "play was not the best" dispute applies only here
+    # (no rule obliges a tournament player to make the best play).
+    training = models.BooleanField(default=False)
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
     version = models.PositiveIntegerField(default=0)
     to_move = models.PositiveSmallIntegerField(null=True, blank=True)

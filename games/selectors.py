@@ -35,6 +35,7 @@ def game_summary(game: Game) -> dict[str, Any]:
         "family": game.family,
         "variant": game.variant,
         "mode": game.mode,
+        "training": game.training,
         "rules": game.rules,
         "players": game.players,
         "status": game.status,

@@ -16,6 +16,8 @@ class GameCreateSerializer(serializers.Serializer):
     seats = SeatInSerializer(many=True, required=False)
     first = serializers.IntegerField(min_value=0, default=0)
     title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    training = serializers.BooleanField(default=False, help_text="a training game: players may ask "
+                                                                   "whether a play was the best")
     deal = serializers.DictField(required=False, help_text="dealt tiles of a game played on a real "
                                                            "table (staff only); omit for a secret seed")
 
@@ -33,6 +35,7 @@ class GameSummarySerializer(serializers.Serializer):
     family = serializers.CharField()
     variant = serializers.CharField()
     mode = serializers.CharField()
+    training = serializers.BooleanField()
     rules = serializers.DictField()
     players = serializers.IntegerField()
     status = serializers.CharField()

@@ -75,13 +75,15 @@ def _save_projection(game: Game, state, version: int, *, snapshot_due: bool = Tr
 
 def game_create(*, variant: str, players: int, rules: dict[str, Any] | None = None,
                 seats: Iterable[Any] | None = None, deal: dict[str, Any] | None = None,
-                first: int = 0, title: str = "", actor: str = "") -> Game:
+                first: int = 0, title: str = "", actor: str = "", training: bool = False) -> Game:
     """Create a game stream and deal it.
 
     A digital game (no ``deal``) is shuffled from a fresh secret seed: its
     sha256 goes into the GameCreated event, the seed into :class:`SeedSecret`
     until the game ends. A game from a real table passes the dealt tiles as
-    ``deal`` (the engine's deal format).
+    ``deal`` (the engine's deal format). A ``training`` game is one where
+    a player may ask whether a play was the best (the ``not_best`` dispute);
+    the flag is recorded in the GameCreated event only when set.
 
     :raises BadRequest: unknown variant, bad rule option, bad player count,
         seat list or deal (the message names it).
@@ -111,13 +113,17 @@ def game_create(*, variant: str, players: int, rules: dict[str, Any] | None = No
         raise BadRequest(str(exc), "bad-deal") from None
     payload = {"family": cls.family, "variant": cls.variant, "rules": rules_dict, "players": players,
                "first": first, "seats": seat_list, "mode": "table" if deal is not None else "digital"}
+    if not isinstance(training, bool):
+        raise BadRequest(f"training must be true or false, got {training!r}", "bad-training")
+    if training:
+        payload["training"] = True
     if seed is not None:
         payload["seed_sha256"] = seed_sha256(seed)
     else:
         payload["deal"] = deal
     with transaction.atomic():
         game = Game.objects.create(family=cls.family, variant=cls.variant, rules=rules_dict, players=players,
-                                   first=first, mode=payload["mode"], title=title[:200])
+                                   first=first, mode=payload["mode"], title=title[:200], training=training)
         Seat.objects.bulk_create([Seat(game=game, index=i, name=s["name"], kind=s["kind"], ai_level=s["ai_level"])
                                   for i, s in enumerate(seat_list)])
         if seed is not None:
@@ -436,6 +442,7 @@ def projection_rebuild(game: Game) -> Game:
         if created is not None:
             game.players = created["players"]
             game.rules = created.get("rules", game.rules)
+            game.training = bool(created.get("training", False))
         _save_projection(game, state, last, snapshot_due=False)
-        game.save(update_fields=["players", "rules"])
+        game.save(update_fields=["players", "rules", "training"])
     return game

@@ -50,6 +50,15 @@ def test_create_take_view_move(api):
     assert again.status_code == 409 and "already taken" in again.json()["detail"]
 
 
+def test_a_training_game_is_created_and_shown_as_such(api):
+    assert create(api)["training"] is False
+    game = create(api, training=True)
+    assert game["training"] is True and Game.objects.get(pk=game["id"]).training
+    bad = api.post("/api/games/", {"variant": "highcard", "players": 2, "training": "maybe"}, format="json")
+    assert bad.status_code == 400 and bad.json()["detail"] == "training: Must be a valid boolean."
+    assert Game.objects.count() == 2
+
+
 def test_a_seat_view_is_exactly_the_engine_view(api):
     game = create(api, players=3)
     tokens = take_all(api, game)

@@ -13,7 +13,7 @@ from engine.tiles import STANDARD, parse_tiles
 from games import disputes, outbox, services
 from games.audit import audit_game
 from games.disputes import DisputeError
-from games.models import Dispute, Event, TaskState
+from games.models import Dispute, Event, Game, TaskState
 
 RACK0 = "R10 R11 R12 R13 K7 B7 O7 K1 B5 O9 K3 B12 O2 R5"
 RACK1 = "K10 B10 O10 R2 K5 B8 O12 R6 K9 B3 O6 R8 K12 O1"
@@ -36,7 +36,11 @@ def played(db):
     """v2: seat 0's play K1 B5 O9 refused (penalty); v3: seat 1 draws though
     it holds K10 B10 O10; v4: seat 0 opens with R10-R13 only (K7 B7 O7 kept
     back); v5: seat 1 opens with K10 B10 O10."""
-    game = services.game_create(variant="sabra", players=2, deal=deal(), seats=["Ann", "Ben"])
+    return play_fixture_moves(services.game_create(variant="sabra", players=2, deal=deal(), seats=["Ann", "Ben"],
+                                                   training=True))
+
+
+def play_fixture_moves(game):
     moves = ["play K1 B5 O9 -> [K1 B5 O9]", "draw", "play R10 R11 R12 R13 -> [R10 R11 R12 R13]",
              "play K10 B10 O10 -> [K10 B10 O10]"]
     for version, move in enumerate(moves, start=1):
@@ -107,6 +111,21 @@ def test_a_play_that_kept_tiles_back_was_not_the_best(played):
     assert sorted(d.evidence["best"]["play"]) == sorted("R10 R11 R12 R13 K7 B7 O7".split())
     best = settle(played, move_version=5, kind="not_best")
     assert not best.upheld and best.verdict == "best_play"
+
+
+def test_not_best_applies_to_training_games_only(db):
+    game = play_fixture_moves(services.game_create(variant="sabra", players=2, deal=deal()))
+    assert not game.training and "training" not in Event.objects.get(game=game, version=1).payload
+    with pytest.raises(DisputeError, match=f"game {game.pk} is not a training game") as info:
+        disputes.dispute_open(game=game, move_version=4, kind="not_best")
+    assert info.value.code == "not-training" and not Dispute.objects.exists()
+    assert settle(game, move_version=3, kind="could_open").upheld  # the rules' disputes still apply
+
+
+def test_the_training_flag_is_in_the_log_and_survives_a_rebuild(played):
+    assert Event.objects.get(game=played, version=1).payload["training"] is True
+    Game.objects.filter(pk=played.pk).update(training=False)
+    assert services.projection_rebuild(Game.objects.get(pk=played.pk)).training is True
 
 
 def test_resolving_twice_changes_nothing_and_the_audit_stays_clean(played):
