@@ -30,6 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from tqdm import tqdm  # noqa: E402
+
 from engine.ai.levels import LEVEL_NAMES, player  # noqa: E402
 from engine.rummikub import SabraGame  # noqa: E402
 
@@ -79,9 +81,11 @@ def _play(job):
     return job[0], play_game(*job)
 
 
-def match(low: str, high: str, games: int, seats: int, seed: str, jobs: int = 1) -> tuple[float, int]:
+def match(low: str, high: str, games: int, seats: int, seed: str, jobs: int = 1,
+          progress: bool = False) -> tuple[float, int]:
     """``high``'s share of wins over ``games`` games against ``low``, the
-    games shared among ``jobs`` processes (the result does not depend on it)."""
+    games shared among ``jobs`` processes (the result does not depend on it);
+    ``progress`` draws a bar on standard error."""
     todo = []
     for g in range(games):
         if seats == 2:
@@ -94,11 +98,20 @@ def match(low: str, high: str, games: int, seats: int, seed: str, jobs: int = 1)
         # luck of the deal cancels between the two levels
         deal = g // 2 if seats == 2 else g // 4
         todo.append((levels, f"{seed}-{seats}p-{low}-{high}-{deal}"))
+    bar = tqdm(total=games, desc=f"{high} vs {low} ({seats}p)", unit="game", leave=False, file=sys.stderr,
+               disable=not progress)
     if jobs > 1:
         with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            results = pool.map(_play, todo, chunksize=1)
+            results = []
+            for result in pool.imap(_play, todo, chunksize=1):
+                results.append(result)
+                bar.update()
     else:
-        results = [_play(job) for job in todo]
+        results = []
+        for job in todo:
+            results.append(_play(job))
+            bar.update()
+    bar.close()
     won = 0.0
     for levels, (shares, clock) in results:
         won += sum(s for s, lv in zip(shares, levels) if lv == high)
@@ -136,7 +149,7 @@ def main(argv=None) -> int:
     for seats in (2, 4):
         for low, high in pairs:
             games = args.games or GAMES[high][1 if args.quick else 0]
-            won, n = match(low, high, games, seats, args.seed, args.jobs)
+            won, n = match(low, high, games, seats, args.seed, args.jobs, progress=True)
             lo, hi = wilson(won, n)
             beats = lo > 0.5
             ok &= beats
