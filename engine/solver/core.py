@@ -37,7 +37,7 @@ def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:
 
 SMALL_TABLE = 15
 SMALL_RACK = 40  # candidates; more (laying out most of a set) try the depth-first check first
-DFS_LIMIT = 6000  # states; past it the shortcut gives way to the programme
+DFS_LIMIT = 1000  # states; past it the shortcut gives way to the programme
 # the depth-first check is tried when the candidates are at most this share
 # of the table's tiles: with more, every candidate seldom fits (measured on
 # tables of 20-60: 13 of 159 positions over 0.5, 3 of 104 over 0.7) and a
@@ -108,10 +108,17 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         bound = total - (best.score >> 16)
         if bound == 0 and floor:
             return best  # every candidate placed: nothing can score more
-        # the heuristic pass's bound is nearly always tight: one exact pass;
-        # the depth-first play's often is not: budgets 0 (if not yet ruled
-        # out), 1, 2, 4, ... up to the bound, the first that admits a plan
-        d = bound if from_beam else (0 if limited else 1)
+        if from_beam:
+            # the heuristic pass's bound is nearly always tight: one exact
+            # pass looking only for a plan that scores more than the
+            # incumbent (states that can at best tie it are cut too)
+            plan = dp.run_dp(table, rack, jt, jr, budget=bound, weights=weights,
+                             floor=floor + 1)
+            return plan if plan is not None and plan.score > best.score else best
+        # the depth-first play's bound often is not tight: budgets 0 (if not
+        # yet ruled out), 1, 2, 4, ... up to the bound, the first that admits
+        # a plan
+        d = 0 if limited else 1
         while True:
             d = min(d, bound)
             plan = dp.run_dp(table, rack, jt, jr, budget=d, weights=weights,

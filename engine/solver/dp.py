@@ -391,8 +391,7 @@ def ms_dominates(i: int, j: int) -> bool:
 PRUNE_WIDTH = 256
 
 
-def _prune(states: dict[int, int], full: int, bucket_shift: int = 0,
-           width: int = 0) -> dict[int, int]:
+def _prune(states: dict[int, int], full: int) -> dict[int, int]:
     """Drop states that another state dominates (a sound, partial filter).
 
     ``A`` dominates ``B`` (same meld value in initial-meld mode, and same
@@ -401,9 +400,10 @@ def _prune(states: dict[int, int], full: int, bucket_shift: int = 0,
     same jokers used and at least the room for surplus jokers, or no more
     jokers used and room for every joker (``full``): ``A`` can copy ``B``'s
     future and add its spare jokers at the end. Each state is compared with
-    the best ``PRUNE_WIDTH`` states kept so far.
+    the best ``PRUNE_WIDTH`` states kept so far, or, in a layer of more than
+    ``WIDE_PRUNE`` states, with every state kept (:func:`_prune_wide`).
     """
-    shift = bucket_shift or _MV_SHIFT
+    shift = _MV_SHIFT
     if _DOMDONE[0] < len(MS_LIST):
         _extend_dom()
     pairs = _DOMPAIRS
@@ -411,12 +411,15 @@ def _prune(states: dict[int, int], full: int, bucket_shift: int = 0,
     for key, score in states.items():
         buckets.setdefault(key >> shift, []).append((score, key))
     out: dict[int, int] = {}
-    width = width or PRUNE_WIDTH
+    width = PRUNE_WIDTH
     for items in buckets.values():
         if len(items) == 1:
             out[items[0][1]] = items[0][0]
             continue
         items.sort(key=lambda it: (-it[0], it[1] >> _J_SHIFT & 0xF))
+        if len(items) > WIDE_PRUNE:
+            _prune_wide(items, full, pairs, out)
+            continue
         kept: list[tuple] = []
         for score, key in items:
             m0 = key & _MASK8
@@ -437,22 +440,67 @@ def _prune(states: dict[int, int], full: int, bucket_shift: int = 0,
     return out
 
 
+def _prune_wide(items: list[tuple], full: int, pairs: set, out: dict[int, int]) -> None:
+    """The filter of :func:`_prune` for one large bucket (``items``: sorted
+    ``(score, key)``), every state compared with every state kept: per
+    colour, each run multiset present maps to the kept states (bits of an
+    int) whose multiset dominates it, and each (jokers used, room) pair to
+    those whose jokers allow it; a state is dominated when the four colours'
+    and the jokers' sets meet. Kept states are added to ``out``."""
+    p0: dict[int, int] = {}
+    p1: dict[int, int] = {}
+    p2: dict[int, int] = {}
+    p3: dict[int, int] = {}
+    pj: dict[int, int] = {}
+    for _, key in items:
+        p0[key & _MASK8] = 0
+        p1[key >> 12 & _MASK8] = 0
+        p2[key >> 24 & _MASK8] = 0
+        p3[key >> 36 & _MASK8] = 0
+        pj[key >> _CAP_SHIFT & 0x7F] = 0  # jokers used << 3 | room
+    masks = (p0, p1, p2, p3)
+    doms: tuple[dict, ...] = ({}, {}, {}, {})  # kept multiset -> those it dominates
+    jdoms: dict[int, list] = {}
+    bit = 1
+    for score, key in items:
+        m0 = key & _MASK8
+        m1 = key >> 12 & _MASK8
+        m2 = key >> 24 & _MASK8
+        m3 = key >> 36 & _MASK8
+        jk = key >> _CAP_SHIFT & 0x7F
+        if p0[m0] & p1[m1] & p2[m2] & p3[m3] & pj[jk]:
+            continue
+        out[key] = score
+        for c, m in ((0, m0), (1, m1), (2, m2), (3, m3)):
+            pc = masks[c]
+            lst = doms[c].get(m)
+            if lst is None:
+                mk = m << 12
+                lst = doms[c][m] = [x for x in pc if (mk | x) in pairs]
+            for x in lst:
+                pc[x] |= bit
+        lst = jdoms.get(jk)
+        if lst is None:
+            jn, cp = jk >> 3, jk & 7
+            lst = jdoms[jk] = [x for x in pj if (jn == x >> 3 and cp >= x & 7)
+                               or (jn <= x >> 3 and cp == full)]
+        for x in lst:
+            pj[x] |= bit
+        bit <<= 1
+
+
+# buckets of more states than this are filtered by _prune_wide (every kept
+# state compared, through bit sets); smaller ones by the plain loop
+WIDE_PRUNE = 300
+
+
 PRUNE = True
 PRUNE_MIN = 2  # layers of fewer states are not worth comparing
-MID_PRUNE = 200  # prune inside a number once a layer holds more states
-MID_WIDTH = 4  # states kept to compare with, per group-counter bucket
 
 
 def _best(layer: dict[int, tuple], beam: int) -> dict[int, tuple]:
     """The ``beam`` states of ``layer`` with the best scores."""
     return dict(sorted(layer.items(), key=lambda kv: (-kv[1][0], kv[0] >> _J_SHIFT & 0xF))[:beam])
-
-
-def _prune_mid(layer: dict[int, tuple], full: int) -> dict[int, tuple]:
-    """:func:`_prune` for a layer inside a number (values ``(score, ...)``):
-    states compete only with states of the same group counters."""
-    kept = _prune({k: v[0] for k, v in layer.items()}, full, _G_SHIFT, MID_WIDTH)
-    return {k: layer[k] for k in kept}
 
 
 def limits(table: list[int], rack: list[int], jokers: int) -> list[int]:
@@ -642,8 +690,6 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                             nxt[k2] = (sc, key, opt)
                 if beam and len(nxt) > beam:
                     nxt = _best(nxt, beam)
-                elif PRUNE and len(nxt) > MID_PRUNE:
-                    nxt = _prune_mid(nxt, full)
                 steps.append(nxt)
                 cur2 = nxt
                 continue
@@ -785,6 +831,9 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 best_surplus, lazy)
 
 
+DFS_DOMINANCE = True  # feasible: failed states between numbers cut those they dominate
+
+
 class SearchLimit(Exception):
     """The depth-first search gave up (see ``feasible(limit=...)``)."""
 
@@ -797,8 +846,9 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
 
     The same transitions as :func:`run_dp`, searched depth first with the
     most rack tiles tried first and every dead state remembered with the
-    slack it failed with: when a division exists it is usually found after
-    a few dozen steps.
+    slack it failed with; a state between two numbers that a failed one
+    dominates (as in :func:`_prune`, with no more slack) is not searched:
+    when a division exists it is usually found after a few dozen steps.
 
     :raises SearchLimit: more than ``limit`` states visited (when given).
     """
@@ -857,6 +907,33 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
         return jused + surplus >= jt and jtot - jused - surplus <= slack
 
     visits = [0]
+    # per number: the states between numbers that failed, as (run multisets
+    # shifted for _DOMPAIRS, jokers used, room, slack); a state that one of
+    # them dominates (see _prune) with no more slack fails too
+    failed: list[list[tuple]] = [[] for _ in range(14)]
+    if _DOMDONE[0] < len(MS_LIST):
+        _extend_dom()
+    pairs = _DOMPAIRS
+    fullv = full if lazy else -1
+
+    def failed_before(n: int, key: int, slack: int) -> bool:
+        lst = failed[n]
+        if not lst:
+            return False
+        if _DOMDONE[0] < len(MS_LIST):
+            _extend_dom()
+        m0 = key & _MASK8
+        m1 = key >> 12 & _MASK8
+        m2 = key >> 24 & _MASK8
+        m3 = key >> 36 & _MASK8
+        jn = key >> _J_SHIFT & 0xF
+        cp = key >> _CAP_SHIFT & 7
+        for k0, k1, k2, k3, kj, kc, ks in lst:
+            if (ks >= slack and (k0 | m0) in pairs and (k1 | m1) in pairs
+                    and (k2 | m2) in pairs and (k3 | m3) in pairs
+                    and ((kj == jn and kc >= cp) or (kj <= jn and kc == fullv))):
+                return True
+        return False
 
     def rec(n: int, c: int, key: int, slack: int) -> bool:
         tag = (key << 8) | (n << 3) | c
@@ -873,9 +950,16 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
                         path.append((g, jg, k2))
                         return True
                     continue
+                if DFS_DOMINANCE and failed_before(n + 1, k2, slack):
+                    continue
                 if rec(n + 1, 0, k2, slack):
                     path.append((g, jg, k2))
                     return True
+                if DFS_DOMINANCE:
+                    failed[n + 1].append((
+                        (k2 & _MASK8) << 12, (k2 >> 12 & _MASK8) << 12,
+                        (k2 >> 24 & _MASK8) << 12, (k2 >> 36 & _MASK8) << 12,
+                        k2 >> _J_SHIFT & 0xF, k2 >> _CAP_SHIFT & 7, slack))
             dead[tag] = slack
             return False
         i = c * 13 + n
