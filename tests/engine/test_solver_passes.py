@@ -117,3 +117,89 @@ def test_colour_renaming_round_trip():
         back = core.unpermute_meld(group, order)
         assert meld_kind(back) == "group"
         assert sorted(s // 13 for s in back if s < 52) == sorted([order[0], order[1]])
+
+
+def _dominated(a, b, full):
+    """State key ``a`` dominates ``b`` (run multisets and jokers; the rule of
+    ``dp._prune``), checked on the multisets themselves."""
+    for sh in dp._SHIFT:
+        if not dp._dominates(dp.MS_LIST[a >> sh & dp._MASK8], dp.MS_LIST[b >> sh & dp._MASK8]):
+            return False
+    ja, jb = a >> dp._J_SHIFT & 0xF, b >> dp._J_SHIFT & 0xF
+    ca, cb = a >> dp._CAP_SHIFT & 7, b >> dp._CAP_SHIFT & 7
+    return (ja == jb and ca >= cb) or (ja <= jb and ca == full)
+
+
+def test_wide_prune_removes_exactly_the_dominated_states(monkeypatch):
+    """The bit-set filter used on large layers: every state it drops is
+    dominated by a kept state of at least its score, and no kept state is
+    dominated by one kept before it (an earlier one in score order)."""
+    layers = []
+    plain = dp._prune
+
+    def record(states, full):
+        layers.append((dict(states), full))
+        return plain(states, full)
+
+    monkeypatch.setattr(dp, "_prune", record)
+    for i in range(6):
+        table, rack = random_position(f"wide-{i}", STANDARD if i % 2 else XP, 60, 6)
+        tc, jt = _counts(table)
+        rc, jr = _counts(rack)
+        dp.run_dp(tc, rc, jt, jr)
+    monkeypatch.undo()
+    big = [(s, f) for s, f in layers if len(s) > 40]
+    assert len(big) >= 10
+    for states, full in big:
+        items = sorted(((sc, k) for k, sc in states.items()),
+                       key=lambda it: (-it[0], it[1] >> dp._J_SHIFT & 0xF))
+        dp._extend_dom()
+        out = {}
+        dp._prune_wide(items, full, dp._DOMPAIRS, out)
+        kept = [k for _, k in items if k in out]
+        for sc, k in items:
+            if k not in out:
+                assert any(states[x] >= sc and _dominated(x, k, full) for x in kept)
+        for i, k in enumerate(kept):
+            assert not any(_dominated(x, k, full) for x in kept[:i])
+        assert len(out) < len(states)
+
+
+@pytest.mark.parametrize("ts,size", [(STANDARD, 60), (STANDARD, 40), (XP, 60)])
+def test_wide_prune_gives_the_same_optimum(ts, size, monkeypatch):
+    for i in range(8):
+        table, rack = random_position(f"wide-opt-{ts.name}-{size}-{i}", ts, size, 3 + i)
+        tc, jt = _counts(table)
+        rc, jr = _counts(rack)
+        cand = core.useful_rack(tc, rc, jt + jr)
+        monkeypatch.setattr(dp, "WIDE_PRUNE", 10**9)
+        plain = dp.run_dp(tc, cand, jt, jr)
+        monkeypatch.setattr(dp, "WIDE_PRUNE", 1)
+        wide = dp.run_dp(tc, cand, jt, jr)
+        assert plain is not None and wide is not None
+        assert wide.score == plain.score
+
+
+@pytest.mark.parametrize("ts,size", [(STANDARD, 30), (STANDARD, 66), (XP, 50)])
+def test_depth_first_dominance_keeps_the_answers(ts, size, monkeypatch):
+    """The depth-first check with failed states cutting those they dominate
+    answers as the plain search does, and its witness places the table and
+    all but ``budget`` candidates."""
+    outcomes = set()
+    for i in range(12):
+        table, rack = random_position(f"dfs-dom-{ts.name}-{size}-{i}", ts, size, 2 + i)
+        tc, jt = _counts(table)
+        rc, jr = _counts(rack)
+        cand = core.useful_rack(tc, rc, jt + jr)
+        for budget in (0, 1, 2, 3):
+            monkeypatch.setattr(dp, "DFS_DOMINANCE", False)
+            plain = dp.feasible(tc, cand, jt, jr, budget=budget)
+            monkeypatch.setattr(dp, "DFS_DOMINANCE", True)
+            got = dp.feasible(tc, cand, jt, jr, budget=budget)
+            assert (got is None) == (plain is None)
+            outcomes.add(got is None)
+            if got is not None:
+                melds, used = core.build_melds(got, tc, cand)
+                assert all(meld_kind(m) in ("group", "run") for m in melds)
+                assert sum(cand) + jr - sum(used) - (got.jokers_used - jt) <= budget
+    assert outcomes == {True, False}

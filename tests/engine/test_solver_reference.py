@@ -147,6 +147,23 @@ def test_large_tables_match_reference():
         check_witness(sol, table, rack)
 
 
+@pytest.mark.parametrize("block", range(2))
+def test_small_racks_on_full_tables_match_reference(block):
+    """Late play: racks of 1-8 tiles against tables of 50-70, the table's
+    jokers often both laid; the answer must be exact whether every
+    candidate fits (the depth-first check or the heuristic pass finds it)
+    or some cannot (the exact pass proves it)."""
+    both_jokers = short = 0
+    for table, rack in _positions(f"late{block}", 60, STANDARD, (50, 56, 62, 66, 70),
+                                  tuple(range(1, 9))):
+        sol = solve(table, rack)
+        assert (sol.tiles_placed, sol.value_placed) == reference(table, rack), (table, rack)
+        check_witness(sol, table, rack)
+        both_jokers += table.count(JOKER) == 2
+        short += sol.tiles_placed < len(rack)
+    assert both_jokers >= 20 and short >= 5  # the hard cases are in the sample
+
+
 @pytest.mark.parametrize("size", [0, 20])
 def test_small_tables_large_racks_match_reference(size):
     """The benchmark's hardest standard classes for the solver: openings and
