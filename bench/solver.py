@@ -2,7 +2,8 @@
 same process.
 
 Seeded positions from the opening (empty table) to the whole standard set,
-and to 130+ table tiles of the XP set, racks of 14 to 30 tiles. For each
+and to 130+ table tiles of the XP set, racks of 14 to 30 tiles; and late
+play: standard tables of 50-70 tiles with racks of 1-8. For each
 position both the solver (:func:`engine.solver.solve`) and the reference
 integer programme (every valid meld a column, HiGHS through
 ``scipy.optimize.milp``, the published approach) are timed; their answers
@@ -115,7 +116,11 @@ SIZES = [
     ("standard", STANDARD, 0), ("standard", STANDARD, 20), ("standard", STANDARD, 40),
     ("standard", STANDARD, 60), ("standard", STANDARD, 76), ("standard", STANDARD, "full"),
     ("xp", XP, 0), ("xp", XP, 40), ("xp", XP, 80), ("xp", XP, "full"),
+    ("standard", STANDARD, "late"),
 ]
+RACKS = (14, 30)  # rack sizes, except late play:
+LATE_TABLES = (50, 70)  # table sizes of late play
+LATE_RACKS = (1, 8)
 
 
 def main(argv=None) -> int:
@@ -131,17 +136,24 @@ def main(argv=None) -> int:
     for i in range(5):
         t, r = random_position(f"warm-{i}", STANDARD, 40, 14)
         solve(t, r)
-    print(f"{'set':9}{'table':>7}{'n':>4} | {'solver med':>10}{'worst':>9} | "
+    print(f"{'set':9}{'table':>11}{'n':>4} | {'solver med':>10}{'worst':>9} | "
           f"{'ILP med':>9}{'worst':>9} | {'ratio med':>9}{'worst':>7}")
     all_ratios, std_worst, mismatches, total, capped_total = [], 0.0, 0, 0, 0
     t_start = time.perf_counter()
     for name, ts, size in SIZES:
         per = max(2, per_size // 2) if (name, size) == ("xp", "full") else per_size
+        if size == "late":
+            per = 2 * per_size  # racks of 1-8 vary more
         dp_times, ilp_times, tiles = [], [], []
         capped = 0
         for i in range(per):
-            rack_size = rng.randint(14, 30)
-            table, rack = position(f"{args.seed}-{name}-{size}-{i}", ts, size, rack_size)
+            if size == "late":
+                table_size = rng.randint(*LATE_TABLES)
+                rack_size = rng.randint(*LATE_RACKS)
+            else:
+                table_size = size
+                rack_size = rng.randint(*RACKS)
+            table, rack = position(f"{args.seed}-{name}-{size}-{i}", ts, table_size, rack_size)
             t0 = time.perf_counter()
             sol = solve(table, rack, tileset=ts)
             t1 = time.perf_counter()
@@ -160,10 +172,12 @@ def main(argv=None) -> int:
                       f"{(sol.tiles_placed, sol.value_placed)} reference {ref}")
         if name == "standard":
             std_worst = max(std_worst, max(dp_times))
-        label = f"{min(tiles)}-{max(tiles)}" if size == "full" else str(size)
+        label = f"{min(tiles)}-{max(tiles)}" if size in ("full", "late") else str(size)
+        if size == "late":
+            label += f" r{LATE_RACKS[0]}-{LATE_RACKS[1]}"
         dm, dw = statistics.median(dp_times) * 1e3, max(dp_times) * 1e3
         im, iw = statistics.median(ilp_times) * 1e3, max(ilp_times) * 1e3
-        print(f"{name:9}{label:>7}{per:>4} | {dm:8.1f}ms{dw:7.1f}ms | {im:7.1f}ms{iw:7.1f}ms"
+        print(f"{name:9}{label:>11}{per:>4} | {dm:8.1f}ms{dw:7.1f}ms | {im:7.1f}ms{iw:7.1f}ms"
               f" | {im / dm:8.1f}x{iw / dw:6.1f}x"
               + (f"  (ILP capped at {ILP_TIME_LIMIT:.0f} s on {capped}: ratios are lower bounds)"
                  if capped else ""), flush=True)
