@@ -382,6 +382,11 @@ def _extend_dom() -> None:
     _DOMDONE[0] = total
 
 
+# i << 12 | j -> whether multiset i dominates j, filled on demand (the
+# depth-first search needs few pairs; _extend_dom compares them all)
+_DOM_MEMO: dict[int, bool] = {}
+
+
 def ms_dominates(i: int, j: int) -> bool:
     if i >= _DOMDONE[0] or j >= _DOMDONE[0]:
         _extend_dom()
@@ -911,17 +916,13 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     # shifted for _DOMPAIRS, jokers used, room, slack); a state that one of
     # them dominates (see _prune) with no more slack fails too
     failed: list[list[tuple]] = [[] for _ in range(14)]
-    if _DOMDONE[0] < len(MS_LIST):
-        _extend_dom()
-    pairs = _DOMPAIRS
     fullv = full if lazy else -1
+    dom = _DOM_MEMO
 
     def failed_before(n: int, key: int, slack: int) -> bool:
         lst = failed[n]
         if not lst:
             return False
-        if _DOMDONE[0] < len(MS_LIST):
-            _extend_dom()
         m0 = key & _MASK8
         m1 = key >> 12 & _MASK8
         m2 = key >> 24 & _MASK8
@@ -929,9 +930,15 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
         jn = key >> _J_SHIFT & 0xF
         cp = key >> _CAP_SHIFT & 7
         for k0, k1, k2, k3, kj, kc, ks in lst:
-            if (ks >= slack and (k0 | m0) in pairs and (k1 | m1) in pairs
-                    and (k2 | m2) in pairs and (k3 | m3) in pairs
-                    and ((kj == jn and kc >= cp) or (kj <= jn and kc == fullv))):
+            if ks < slack or not ((kj == jn and kc >= cp) or (kj <= jn and kc == fullv)):
+                continue
+            for x in (k0 | m0, k1 | m1, k2 | m2, k3 | m3):
+                d = dom.get(x)
+                if d is None:
+                    d = dom[x] = _dominates(MS_LIST[x >> 12], MS_LIST[x & _MASK8])
+                if not d:
+                    break
+            else:
                 return True
         return False
 
