@@ -80,6 +80,22 @@ def _split(tiles: list[int]) -> tuple[list[int], int]:
     return c[:52], c[JOKER]
 
 
+_DIVISIBLE: dict[tuple, bool] = {}  # the tables checked last (counts + jokers)
+
+
+def _divisible(counts: list[int], jokers: int) -> bool:
+    """Whether the table divides, remembered for the last few tables (a
+    player's or an AI's look-ahead solves one table against many racks)."""
+    key = (*counts, jokers)
+    got = _DIVISIBLE.get(key)
+    if got is None:
+        got = dp.feasible(counts, [0] * 52, jokers, 0) is not None
+        if len(_DIVISIBLE) >= 64:
+            _DIVISIBLE.pop(next(iter(_DIVISIBLE)))
+        _DIVISIBLE[key] = got
+    return got
+
+
 def divide(tiles, *, tileset="standard") -> list[tuple] | None:
     """A division of ``tiles`` into valid groups and runs, or ``None`` if
     there is none (the dispute "was the table valid").
@@ -260,7 +276,7 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     tcounts, jt = _split(work)
     rcounts, jr = _split(rk)
     # a table given as laid out is divisible already (every meld was checked)
-    if work and old is None and dp.feasible(tcounts, zero, jt, 0) is None:
+    if work and old is None and not _divisible(tcounts, jt):
         raise SolverError("the table cannot be divided into valid melds")
     cand = core.useful_rack(tcounts, rcounts, jt + jr)
     # solved with the colours renamed, fewest tiles first (see colour_order)

@@ -152,6 +152,21 @@ def test_bad_input_raises():
         solve("R1 R2", "R10 R11 R12", initial_meld_done=False)
 
 
+def test_remembered_table_check_answers_like_a_fresh_one():
+    """The divisibility of the last tables is remembered: a table that does
+    not divide is refused every time, whatever the rack, and one that does
+    is solved against each rack as a fresh process would."""
+    for rack in ("R3", "R3 R4", "K1 K2 K3"):
+        with pytest.raises(SolverError, match="cannot be divided"):
+            solve("R1 R2 B7", rack)
+    table = "R1 R2 R3 B5 K5 O5 J K9 K10"
+    assert solve(table, "R4").tiles_placed == 1
+    assert solve(table, "K8 K11").tiles_placed == 2
+    assert solve(table, "O1").tiles_placed == 0
+    with pytest.raises(SolverError, match="cannot be divided"):
+        solve("R1 R2 R3 B5 K5 O5 K9 K10", "K8 K11")  # the same without its joker
+
+
 # --------------------------------------------------------------- the CLI
 def _cli(lines: list[str], *args) -> tuple[int, list]:
     proc = subprocess.run([sys.executable, "-m", "engine", "solve", *args],
