@@ -366,31 +366,21 @@ class Plan:
         self.surplus = surplus  # jokers added at the end where there is room  # per number: (g, jg, [per colour (option, old ms id)])
 
 
-_DOMPAIRS: set[int] = set()   # i << 12 | j where multiset i dominates j
-_DOMDONE: list[int] = [0]     # how many ids have been compared pairwise
+class _Dominance(dict):
+    """``i << 12 | j`` -> whether run multiset ``i`` dominates ``j``,
+    compared on first use (a process meets few of the pairs)."""
+
+    def __missing__(self, x: int) -> bool:
+        i, j = x >> 12, x & _MASK8
+        got = self[x] = i == j or _dominates(MS_LIST[i], MS_LIST[j])
+        return got
 
 
-def _extend_dom() -> None:
-    """Compare every pair of interned multisets not compared yet."""
-    total = len(MS_LIST)
-    have = _DOMDONE[0]
-    for i in range(total):
-        # old i: only new j; new i: every j
-        for j in range(have if i < have else 0, total):
-            if i == j or _dominates(MS_LIST[i], MS_LIST[j]):
-                _DOMPAIRS.add(i << 12 | j)
-    _DOMDONE[0] = total
-
-
-# i << 12 | j -> whether multiset i dominates j, filled on demand (the
-# depth-first search needs few pairs; _extend_dom compares them all)
-_DOM_MEMO: dict[int, bool] = {}
+_DOM = _Dominance()
 
 
 def ms_dominates(i: int, j: int) -> bool:
-    if i >= _DOMDONE[0] or j >= _DOMDONE[0]:
-        _extend_dom()
-    return (i << 12 | j) in _DOMPAIRS
+    return _DOM[i << 12 | j]
 
 
 PRUNE_WIDTH = 256
@@ -409,9 +399,7 @@ def _prune(states: dict[int, int], full: int) -> dict[int, int]:
     ``WIDE_PRUNE`` states, with every state kept (:func:`_prune_wide`).
     """
     shift = _MV_SHIFT
-    if _DOMDONE[0] < len(MS_LIST):
-        _extend_dom()
-    pairs = _DOMPAIRS
+    pairs = _DOM
     buckets: dict[int, list] = {}
     for key, score in states.items():
         buckets.setdefault(key >> shift, []).append((score, key))
@@ -434,8 +422,8 @@ def _prune(states: dict[int, int], full: int) -> dict[int, int]:
             cp = key >> _CAP_SHIFT & 7
             jn = key >> _J_SHIFT & 0xF
             for k0, k1, k2, k3, kc, kj in kept:
-                if ((k0 | m0) in pairs and (k1 | m1) in pairs
-                        and (k2 | m2) in pairs and (k3 | m3) in pairs
+                if (pairs[k0 | m0] and pairs[k1 | m1]
+                        and pairs[k2 | m2] and pairs[k3 | m3]
                         and ((kj == jn and kc >= cp) or (kj <= jn and kc == full))):
                     break
             else:
@@ -445,7 +433,7 @@ def _prune(states: dict[int, int], full: int) -> dict[int, int]:
     return out
 
 
-def _prune_wide(items: list[tuple], full: int, pairs: set, out: dict[int, int]) -> None:
+def _prune_wide(items: list[tuple], full: int, pairs: dict, out: dict[int, int]) -> None:
     """The filter of :func:`_prune` for one large bucket (``items``: sorted
     ``(score, key)``), every state compared with every state kept: per
     colour, each run multiset present maps to the kept states (bits of an
@@ -481,7 +469,7 @@ def _prune_wide(items: list[tuple], full: int, pairs: set, out: dict[int, int]) 
             lst = doms[c].get(m)
             if lst is None:
                 mk = m << 12
-                lst = doms[c][m] = [x for x in pc if (mk | x) in pairs]
+                lst = doms[c][m] = [x for x in pc if pairs[mk | x]]
             for x in lst:
                 pc[x] |= bit
         lst = jdoms.get(jk)
@@ -913,11 +901,11 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
 
     visits = [0]
     # per number: the states between numbers that failed, as (run multisets
-    # shifted for _DOMPAIRS, jokers used, room, slack); a state that one of
+    # shifted for _DOM, jokers used, room, slack); a state that one of
     # them dominates (see _prune) with no more slack fails too
     failed: list[list[tuple]] = [[] for _ in range(14)]
     fullv = full if lazy else -1
-    dom = _DOM_MEMO
+    dom = _DOM
 
     def failed_before(n: int, key: int, slack: int) -> bool:
         lst = failed[n]
@@ -932,13 +920,7 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
         for k0, k1, k2, k3, kj, kc, ks in lst:
             if ks < slack or not ((kj == jn and kc >= cp) or (kj <= jn and kc == fullv)):
                 continue
-            for x in (k0 | m0, k1 | m1, k2 | m2, k3 | m3):
-                d = dom.get(x)
-                if d is None:
-                    d = dom[x] = _dominates(MS_LIST[x >> 12], MS_LIST[x & _MASK8])
-                if not d:
-                    break
-            else:
+            if dom[k0 | m0] and dom[k1 | m1] and dom[k2 | m2] and dom[k3 | m3]:
                 return True
         return False
 

@@ -153,9 +153,8 @@ def test_wide_prune_removes_exactly_the_dominated_states(monkeypatch):
     for states, full in big:
         items = sorted(((sc, k) for k, sc in states.items()),
                        key=lambda it: (-it[0], it[1] >> dp._J_SHIFT & 0xF))
-        dp._extend_dom()
         out = {}
-        dp._prune_wide(items, full, dp._DOMPAIRS, out)
+        dp._prune_wide(items, full, dp._DOM, out)
         kept = [k for _, k in items if k in out]
         for sc, k in items:
             if k not in out:
