@@ -80,18 +80,19 @@ def _split(tiles: list[int]) -> tuple[list[int], int]:
     return c[:52], c[JOKER]
 
 
-_DIVISIBLE: dict[tuple, bool] = {}  # the tables checked last (counts + jokers)
+_DIVISIBLE: dict[tuple, bool] = {}  # tables checked (counts + jokers), up to 64
 
 
 def _divisible(counts: list[int], jokers: int) -> bool:
-    """Whether the table divides, remembered for the last few tables (a
-    player's or an AI's look-ahead solves one table against many racks)."""
+    """Whether the table divides, remembered for up to 64 tables (then all
+    forgotten at once): a player's or an AI's look-ahead solves one table
+    against many racks."""
     key = (*counts, jokers)
     got = _DIVISIBLE.get(key)
     if got is None:
         got = dp.feasible(counts, [0] * 52, jokers, 0) is not None
         if len(_DIVISIBLE) >= 64:
-            _DIVISIBLE.pop(next(iter(_DIVISIBLE)))
+            _DIVISIBLE.clear()
         _DIVISIBLE[key] = got
     return got
 
