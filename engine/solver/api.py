@@ -283,10 +283,20 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     # solved with the colours renamed, fewest tiles first (see colour_order)
     order = core.colour_order(tcounts, cand)
     tp, cp = core.permute(tcounts, order), core.permute(cand, order)
-    plan = core.best_plan(tp, cp, jt, jr,
-                          weights=None if weights is None else core.permute(weights, order))
-    assert plan is not None
-    melds, used = core.build_melds(plan, tp, cp)
+    wp = None if weights is None else core.permute(weights, order)
+    if core.reversed_is_better(tp, cp, jt):
+        # solved with the numbers reversed (the candidates come early)
+        tp, cp = core.mirror(tp), core.mirror(cp)
+        wp = core.MIRRORED_VALUES if wp is None else core.mirror(wp)
+        plan = core.best_plan(tp, cp, jt, jr, weights=wp)
+        assert plan is not None
+        melds, used = core.build_melds(plan, tp, cp)
+        melds = [core.mirror_meld(m) for m in melds]
+        used = core.mirror(used)
+    else:
+        plan = core.best_plan(tp, cp, jt, jr, weights=wp)
+        assert plan is not None
+        melds, used = core.build_melds(plan, tp, cp)
     melds = [core.unpermute_meld(m, order) for m in melds]
     used = core.unpermute(used, order)
     if mode == "keep":

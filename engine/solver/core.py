@@ -137,6 +137,45 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         d = 1 if d == 0 else d * 2
 
 
+def mirror(counts: list[int]) -> list[int]:
+    """52 counts with the numbers reversed (1 <-> 13, 2 <-> 12, ...; anything
+    past index 51 kept): runs and groups read the same either way."""
+    return [counts[c * 13 + 12 - n] for c in range(4) for n in range(13)] + list(counts[52:])
+
+
+# face values of the tiles of a reversed position (the joker's last)
+MIRRORED_VALUES = dp.MIRRORED_VALUES
+
+
+def mirror_meld(m: tuple) -> tuple:
+    """A meld of the reversed position as a meld of the original one."""
+    out = []
+    for s in m:
+        if s < 52:
+            s = s - s % 13 + 12 - s % 13
+        elif s < GROUP_JOKER:
+            code = s - RUN_JOKER
+            s = RUN_JOKER + code - code % 13 + 12 - code % 13
+        else:
+            s = GROUP_JOKER + 12 - (s - GROUP_JOKER)
+        out.append(s)
+    return canonical(out)
+
+
+MIRROR = True
+
+
+def reversed_is_better(table: list[int], rack: list[int], jt: int) -> bool:
+    """Whether to solve with the numbers reversed: when the candidates lie
+    mostly above the middle, on a table of ``SMALL_TABLE`` tiles or more.
+    The budgeted and bounded passes cut states once candidates are lost,
+    so the candidates had better come early (on a small table the one
+    unbudgeted pass gains nothing)."""
+    if not MIRROR or sum(table) + jt < SMALL_TABLE:
+        return False
+    return sum(rack[i] * (i % 13 - 6) for i in range(52)) > 0
+
+
 def colour_order(table: list[int], rack: list[int]) -> list[int]:
     """The colours, those with the fewest tiles (table + candidates) first:
     the order the programme takes them in within a number (the rules treat

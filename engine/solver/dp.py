@@ -341,6 +341,10 @@ _DEBUG = False
 BIG = 1 << 16  # score = tiles placed * BIG + value placed
 JOKER_VALUE = 30
 
+# the values of a position solved with its numbers reversed (see
+# engine.solver.core.mirror): the tile at number index n is worth 13 - n
+MIRRORED_VALUES = [13 - n for _ in range(4) for n in range(13)] + [JOKER_VALUE]
+
 _SHIFT = (0, 12, 24, 36)
 _MASK8 = 0xFFF  # twelve bits per colour: an interned multiset id
 _CAP_SHIFT = 48  # 3 bits: how many surplus jokers the melds can still take
@@ -591,7 +595,9 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             _OPTS.clear()
         opt_lists = _OPTS[opts_key] = [{} for _ in range(52)]
     tails = _tails(table, rack)
-    glob = _OPTS_G if weights is None and tails is not None else None
+    # shared across positions when values depend on the number alone
+    mirrored = weights is MIRRORED_VALUES
+    glob = _OPTS_G if (weights is None or mirrored) and tails is not None else None
     if glob is not None and len(glob) > 100_000:
         glob.clear()
     cur: dict[int, int] = {0: 0}
@@ -639,7 +645,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 # what an option list depends on besides (msid, jleft)
                 gbase = 0 if glob is None else (
                     (((((tails[c][n] << 3 | a) << 3 | b) << 2 | mode) << 2 | lim)
-                     << 4 | n) << 3 | c << 1 | lazy)
+                     << 4 | n) << 3 | c << 1 | lazy) << 1 | mirrored
                 for key, val in cur2.items():
                     score = val[0]
                     msid = key >> sh & _MASK8
