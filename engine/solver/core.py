@@ -112,8 +112,15 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # the heuristic pass's bound is nearly always tight: one exact
             # pass looking only for a plan that scores more than the
             # incumbent (states that can at best tie it are cut too)
-            plan = dp.run_dp(table, rack, jt, jr, budget=bound, weights=weights,
-                             floor=floor + 1)
+            if EXACT_DIRECTION and _lost_lie_high(best, table, rack):
+                # the candidates the incumbent lost come first the other way
+                plan = dp.run_dp(mirror(table), mirror(rack), jt, jr, budget=bound,
+                                 weights=_reversed_weights(weights), floor=floor + 1)
+                if plan is not None:
+                    plan.reversed = True
+            else:
+                plan = dp.run_dp(table, rack, jt, jr, budget=bound, weights=weights,
+                                 floor=floor + 1)
             return plan if plan is not None and plan.score > best.score else best
         # the depth-first play's bound often is not tight: budgets 0 (if not
         # yet ruled out), 1, 2, 4, ... up to the bound, the first that admits
@@ -212,7 +219,40 @@ def unpermute_meld(m: tuple, order: list[int]) -> tuple:
     return canonical(out)
 
 
+EXACT_DIRECTION = True
+
+
+def _lost_lie_high(plan: dp.Plan, table: list[int], rack: list[int]) -> bool:
+    """Whether the candidates ``plan`` leaves on the rack lie mostly above
+    the middle: the exact pass then runs with the numbers reversed, so that
+    they come first (a state that loses more than the budget is cut as soon
+    as it does)."""
+    _, used = build_melds(plan, table, rack)
+    return sum((rack[i] - used[i]) * (i % 13 - 6) for i in range(52)) > 0
+
+
+def _reversed_weights(weights: list[int] | None) -> list[int] | None:
+    """The values of the reversed position (face values when ``weights`` is
+    ``None``)."""
+    if weights is None:
+        return dp.MIRRORED_VALUES
+    if weights is dp.MIRRORED_VALUES:
+        return None
+    return mirror(weights)
+
+
 def build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list[tuple], list[int]]:
+    """Replay a plan into melds (canonical slot tuples, see
+    :mod:`engine.melds`) and the counts of rack tiles it places (a plan
+    found with the numbers reversed is replayed on the reversed position
+    and mapped back)."""
+    if plan.reversed:
+        melds, used = _build_melds(plan, mirror(table), mirror(rack))
+        return [mirror_meld(m) for m in melds], mirror(used)
+    return _build_melds(plan, table, rack)
+
+
+def _build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list[tuple], list[int]]:
     """Replay a plan into melds (canonical slot tuples, see
     :mod:`engine.melds`) and the counts of rack tiles it places."""
     melds: list[tuple] = []

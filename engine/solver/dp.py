@@ -360,9 +360,10 @@ _NONE = (-1 << 80,)  # below every score
 class Plan:
     """The decisions of an optimal arrangement, number by number."""
 
-    __slots__ = ("score", "jokers_used", "steps", "surplus", "lazy")
+    __slots__ = ("score", "jokers_used", "steps", "surplus", "lazy", "reversed")
 
     def __init__(self, score, jokers_used, steps, surplus=0, lazy=False):
+        self.reversed = False  # found with the numbers reversed (see core.mirror)
         self.lazy = lazy  # only needed jokers placed in the steps
         self.score = score
         self.jokers_used = jokers_used  # including the surplus

@@ -240,3 +240,28 @@ def test_reversed_numbers_give_the_same_answer(ts, size, monkeypatch):
         laid = sorted(s if s < 52 else JOKER for m in got.melds for s in m)
         assert laid == sorted(table + [int(t) for t in got.play])
     assert reversed_ >= 3
+
+
+def test_exact_pass_reversed_when_the_lost_candidates_lie_high(monkeypatch):
+    """After the heuristic pass, the exact pass runs with the numbers
+    reversed when the candidates it lost lie high: same optimum as the
+    plain programme, and the plan found reversed is laid out on the
+    original position (valid melds holding the table and the play)."""
+    reversed_ = 0
+    for i in range(40):
+        table, rack = random_position(f"exact-dir-{i}", STANDARD, 40 + i % 3 * 12, 14 + i % 9)
+        tc, jt = _counts(table)
+        rc, jr = _counts(rack)
+        cand = core.useful_rack(tc, rc, jt + jr)
+        want = dp.run_dp(tc, cand, jt, jr)
+        got = core.best_plan(tc, cand, jt, jr)
+        assert got.score == want.score
+        reversed_ += got.reversed
+        melds, used = core.build_melds(got, tc, cand)
+        assert all(meld_kind(m) in ("group", "run") for m in melds)
+        laid = sorted(s if s < 52 else JOKER for m in melds for s in m)
+        assert laid == sorted([c for c in range(52) for _ in range(tc[c])]
+                              + [c for c in range(52) for _ in range(used[c])]
+                              + [JOKER] * got.jokers_used)
+        assert all(used[c] <= cand[c] for c in range(52))
+    assert reversed_ >= 3
