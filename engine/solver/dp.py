@@ -665,12 +665,14 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                         gk = gbase << 16 | lk
                         lst = None if glob is None else glob.get(gk)
                         if lst is None:
-                            lst = [
+                            # a tuple of tuples of ints: the garbage collector
+                            # stops tracking it (the caches grow large)
+                            lst = tuple(
                                 ((o[0] << sh) + (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
                                  o[1], o[3] * gain_unit, lazy and o[0] != 0, o,
                                  o[1] - o[2])
                                 for o in colour_options(msid, a, b, jleft, mode, lim)
-                                if ahead_need(o[0], c, n) <= jleft - o[2]]
+                                if ahead_need(o[0], c, n) <= jleft - o[2])
                             if glob is not None:
                                 glob[gk] = lst
                         local[lk] = lst
