@@ -120,8 +120,11 @@ def test_bad_input_is_a_clear_4xx_and_stores_nothing(api):
     assert api.get("/api/games/99999/view/").status_code == 404
 
 
-def test_a_penalty_says_so(api):
-    game = create(api)
+def test_a_penalty_says_so(api, staff_api):
+    # a typed-in deal (staff only): with a shuffled one, seat 0's lowest tile could beat seat 1's highest
+    racks = [["t01", "t02", "t03"], ["t10", "t11", "t12"]]
+    pool = [f"t{n:02d}" for n in range(1, 31) if f"t{n:02d}" not in racks[0] + racks[1]]
+    game = create(staff_api, deal={"racks": racks, "pool": pool})
     t0, t1 = take_all(api, game)
     state = services.load_state(Game.objects.get(pk=game["id"]))
     low, high = min(state.racks[0]), max(state.racks[1])
