@@ -30,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 from scipy.optimize import Bounds, LinearConstraint, milp  # noqa: E402
 from scipy.sparse import csc_matrix  # noqa: E402
+from tqdm import tqdm  # noqa: E402
 
 from engine.solver import solve  # noqa: E402
 from engine.solver.positions import random_position  # noqa: E402
@@ -146,7 +147,7 @@ def main(argv=None) -> int:
             per = 2 * per_size  # racks of 1-8 vary more
         dp_times, ilp_times, tiles = [], [], []
         capped = 0
-        for i in range(per):
+        for i in tqdm(range(per), desc=f"{name} {size}", unit="position", leave=False, file=sys.stderr):
             if size == "late":
                 table_size = rng.randint(*LATE_TABLES)
                 rack_size = rng.randint(*LATE_RACKS)
