@@ -17,6 +17,8 @@ SQLite file under ``var/``, Celery tasks run eagerly in the web process.
                            eager tasks (no worker, no Redis).
 ``CELERY_RESULT_BACKEND``  default: the broker URL when one is set.
 ``GAMES_SNAPSHOT_EVERY``   store an engine snapshot every N events (40).
+``GAMES_AI_BUY_WINDOW``    seconds an AI seat on turn waits before it moves
+                           while a person may still buy the discard (5).
 =========================  =================================================
 """
 
@@ -229,6 +231,9 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 # --- games --------------------------------------------------------------------
 GAMES_SNAPSHOT_EVERY = env_int("GAMES_SNAPSHOT_EVERY", 40)
 GAMES_OUTBOX_MAX_ATTEMPTS = env_int("GAMES_OUTBOX_MAX_ATTEMPTS", 8)
+# Contract rummy: while a person may still buy the top discard (or undo one),
+# the AI seat on turn waits this long after the last move before it draws.
+GAMES_AI_BUY_WINDOW = env_int("GAMES_AI_BUY_WINDOW", 5)
 
 LOGGING = {
     "version": 1,

@@ -14,6 +14,15 @@ nothing, so a move is never doubled; a lost task is re-queued by
 The move a seat makes depends only on the game, the seat and the version
 (the player is seeded from them), so two workers racing on one task would
 choose the same move, and only one of them can store it.
+
+**The buy window** (contract rummy): the top discard may be bought by the
+seats off turn until the seat on turn draws. When that seat is an AI and a
+person may still buy (or undo a discard), the AI seat waits
+``GAMES_AI_BUY_WINDOW`` seconds after the last move before it moves (AI
+seats off turn still buy at once). The task answers ``"waiting"`` with the
+seconds left: with a worker it is sent again with that countdown; in the
+embedded (eager) mode the seat view nudges the game once the window has
+passed (:func:`nudge_if_due`; the seat page asks for it every 3 s).
 """
 
 from __future__ import annotations
@@ -24,7 +33,9 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Iterable
 
+from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from . import outbox
 from .errors import GameIsOver, MoveRefused
@@ -134,13 +145,28 @@ def queue_ai_turn(game: Game, events) -> Iterable[outbox.Message]:
     yield outbox.Message(TASK, [game.pk, game.version])
 
 
-def _choose_off_turn(game: Game, state, seats: dict[int, str], version: int):
+def buy_window_left(game: Game, state, seats: dict[int, str]) -> float:
+    """Seconds the seat on turn should still wait in a game where seats off
+    turn may act: while a person (a seat that is not an AI) may still buy the
+    discard or undo one, ``GAMES_AI_BUY_WINDOW`` after the last move; else 0."""
+    window = float(getattr(settings, "GAMES_AI_BUY_WINDOW", 0) or 0)
+    if window <= 0:
+        return 0.0
+    active = state.to_move
+    if not any(s != active and s not in seats for s in state.pending_actors()):
+        return 0.0
+    elapsed = (timezone.now() - game.updated_at).total_seconds()
+    return max(0.0, window - elapsed)
+
+
+def _choose_off_turn(game: Game, state, seats: dict[int, str], version: int, *, with_active: bool = True):
     """``(seat, level, move)`` of the first AI seat that acts now in a game
     where seats off turn may move, or ``None``: the AI seats off turn that
-    may act (buyers) in playing order first, then the seat on turn."""
+    may act (buyers) in playing order first, then (``with_active``) the seat
+    on turn."""
     active = state.to_move
     order = [s for s in state.pending_actors() if s != active]
-    if active is not None:
+    if active is not None and with_active:
         order.append(active)
     for s in order:
         if s not in seats:
@@ -156,15 +182,20 @@ def _choose_off_turn(game: Game, state, seats: dict[int, str], version: int):
 class AIMoveResult:
     """What one ``games.ai_move`` run did: ``status`` is ``"moved"``,
     ``"stale"`` (the game moved on), ``"game-over"``, ``"not-ai"`` (a person
-    is to move) or ``"no-game"``."""
+    is to move), ``"waiting"`` (the AI seat on turn waits ``wait`` more
+    seconds while a person may buy) or ``"no-game"``."""
 
     status: str
     game: int
     version: int
     move: str = ""
+    wait: float = 0.0
 
     def as_dict(self) -> dict:
-        return {"status": self.status, "game": self.game, "version": self.version, "move": self.move}
+        out = {"status": self.status, "game": self.game, "version": self.version, "move": self.move}
+        if self.status == "waiting":
+            out["wait"] = round(self.wait, 3)
+        return out
 
 
 def ai_seat_move(*, game_id: int, expected_version: int) -> AIMoveResult:
@@ -194,9 +225,13 @@ def ai_seat_move(*, game_id: int, expected_version: int) -> AIMoveResult:
         state = load_state(Game.objects.get(pk=game_id))
     mark = (getattr(state, "turn", None), list(getattr(state, "rack_sizes", ())))
     if off_turn:
-        chosen = _choose_off_turn(game, state, _ai_seats(game), expected_version)
+        seats = _ai_seats(game)
+        wait = buy_window_left(game, state, seats) if state.to_move in seats else 0.0
+        chosen = _choose_off_turn(game, state, seats, expected_version, with_active=not wait)
         STATE_CACHE.put(game, expected_version, state)  # choose(state, seat) leaves it as it was
         if chosen is None:
+            if wait:
+                return AIMoveResult("waiting", game_id, game.version, wait=wait)
             return AIMoveResult("not-ai", game_id, game.version)
         index, level, move = chosen
         move = str(move)
@@ -241,3 +276,16 @@ def requeue_stalled(*, game_ids: Iterable[int] | None = None, idle_seconds: floa
                 outbox.enqueue(TASK, [game.pk, game.version], game=game, event_version=game.version)
                 queued += 1
     return queued
+
+
+def nudge_if_due(game: Game) -> bool:
+    """In the embedded (eager) mode, where no worker can wait out a buy
+    window: queue the AI seat's move once the window has passed (the seat
+    view calls this on every look). With a worker the waiting task comes
+    back by itself, so this does nothing. Returns whether a move was queued."""
+    if not getattr(settings, "CELERY_TASK_ALWAYS_EAGER", False):
+        return False
+    window = float(getattr(settings, "GAMES_AI_BUY_WINDOW", 0) or 0)
+    if window <= 0 or game.is_over or not _acts_off_turn(game.variant) or ai_seat_to_move(game) is None:
+        return False
+    return requeue_stalled(game_ids=[game.pk], idle_seconds=window) > 0

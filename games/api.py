@@ -11,7 +11,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from . import selectors, services
+from . import ai_seats, selectors, services
 from .audit import audit_game
 from .errors import GameServiceError, NotVisible, NotYourSeat
 from .eventstore import ConcurrencyConflict
@@ -115,6 +115,8 @@ class SeatView(APIView):
         if seat is not None:
             if seat.game_id != game.pk:
                 raise NotYourSeat(f"this credential is for game {seat.game_id}, not game {game.pk}")
+            if ai_seats.nudge_if_due(game):  # embedded mode: an AI seat's buy window has passed
+                game = Game.objects.get(pk=game.pk)
             return Response(selectors.game_view(game, seat.index))
         if _is_staff(request):
             raw = request.query_params.get("seat")

@@ -27,8 +27,14 @@ RETRY = dict(autoretry_for=RETRY_ON, retry_backoff=1, retry_backoff_max=30, retr
 
 @shared_task(name=ai_seats.TASK, **RETRY)
 def ai_move(game_id: int, version: int) -> dict:
-    """Make the AI seat's move in ``game_id`` if it is still at ``version``."""
-    return ai_seats.ai_seat_move(game_id=game_id, expected_version=version).as_dict()
+    """Make the AI seat's move in ``game_id`` if it is still at ``version``.
+    While the seat waits out a buy window, the task is sent again for when
+    the window closes (with a worker; a lost one is re-queued by
+    ``games.requeue_stalled``)."""
+    result = ai_seats.ai_seat_move(game_id=game_id, expected_version=version)
+    if result.status == "waiting" and not ai_move.app.conf.task_always_eager:
+        ai_move.apply_async(args=[game_id, version], countdown=result.wait + 0.2)
+    return result.as_dict()
 
 
 @shared_task(name=disputes.TASK, **RETRY)

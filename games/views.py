@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import selectors, services
+from . import ai_seats, selectors, services
 from .errors import ConcurrencyConflict, GameServiceError
 from .models import Game, Seat
 from .replay import ReplayError
@@ -229,6 +229,8 @@ def play(request, token: str):
             else:
                 url = reverse("games:play", kwargs={"token": token})
                 return redirect(f"{url}?moved={result.version}")
+        game = Game.objects.get(pk=game.pk)
+    elif ai_seats.nudge_if_due(game):  # embedded mode: an AI seat's buy window has passed
         game = Game.objects.get(pk=game.pk)
     view = selectors.game_view(game, seat.index)
     summary = selectors.game_summary(game)

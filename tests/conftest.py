@@ -17,6 +17,12 @@ def pytest_configure(config):
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
+@pytest.fixture(autouse=True)
+def _no_buy_window(settings):
+    """AI seats move at once (tests of the buy window set their own)."""
+    settings.GAMES_AI_BUY_WINDOW = 0
+
+
 @pytest.fixture
 def require_postgres(settings):
     """Fail (not skip) unless the default database is PostgreSQL."""

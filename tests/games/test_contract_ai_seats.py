@@ -3,8 +3,10 @@ contract AI moves for its seat, buys off turn while a person is on turn, and
 never leaves the game waiting on an AI seat."""
 
 import random
+from datetime import timedelta
 
 import pytest
+from django.utils import timezone
 
 from engine.ai.contract_seat import next_ai_move
 from engine.cards import TEXT, make_deck
@@ -122,6 +124,48 @@ def test_ai_seats_buy_off_turn_while_a_person_is_on_turn():
     assert audit_game(game).ok
 
 
+def waiting_point(game):
+    """The game after the AI seats have played up to an AI seat on turn that
+    waits for a person: (game row, state, the answer of its task)."""
+    settle()
+    row = Game.objects.get(pk=game.pk)
+    return row, services.load_state(row), ai_seats.ai_seat_move(game_id=row.pk, expected_version=row.version)
+
+
+def test_an_ai_seat_on_turn_waits_while_a_person_may_buy(settings):
+    settings.GAMES_AI_BUY_WINDOW = 30
+    game = contract(["ai", "ai", "human"], deal=joker_upcard_deal())
+    row, state, answer = waiting_point(game)
+    # seat 0 (an AI) is on turn, the person at seat 2 may buy the upcard: the
+    # AI seat waits (seat 1, an AI, bought at once)
+    assert row.to_move == 0 and state.can_buy(2)
+    assert answer.status == "waiting" and 25 < answer.wait <= 30
+    assert answer.as_dict()["wait"] == round(answer.wait, 3)
+    assert [r.payload["move"] for r in moves(game)] == ["1 buy"]
+    assert Game.objects.get(pk=game.pk).version == row.version, "nothing stored while it waits"
+    # the person buys inside the window; then the AI seats go on
+    record(game, "buy", 2)
+    assert [r.payload["move"] for r in moves(game)][:2] == ["1 buy", "2 buy"]
+    assert audit_game(Game.objects.get(pk=game.pk)).ok
+
+
+def test_the_seat_view_lets_the_ai_seat_move_once_the_window_has_passed(settings, api):
+    settings.GAMES_AI_BUY_WINDOW = 30
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+    game = contract(["ai", "ai", "human"], deal=joker_upcard_deal())
+    row, state, answer = waiting_point(game)
+    assert answer.status == "waiting"
+    token = services.seat_take(game=row, index=2)
+    view = api.get(f"/api/games/{game.pk}/view/", HTTP_AUTHORIZATION=f"Seat {token}").json()
+    assert view["version"] == row.version and not ai_seats.nudge_if_due(row), "too early: nothing queued"
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=31))
+    api.get(f"/api/games/{game.pk}/view/", HTTP_AUTHORIZATION=f"Seat {token}")
+    settle()  # (the tests' transaction never commits: the outbox is drained here)
+    after = [r.payload["move"] for r in moves(game)]
+    assert after[0] == "1 buy" and after[1].startswith("0 "), after[:3]
+    assert Game.objects.get(pk=game.pk).version > row.version
+
+
 def test_a_person_on_turn_queues_the_task_and_an_ai_seat_on_turn_plays():
     game = contract(["human", "ai", "human"])
     # AI seats exist: after any move the task asks them (they may buy)
@@ -146,3 +190,18 @@ def test_a_contract_seat_at_an_unknown_level_is_a_clear_error():
     assert game.events.count() == 1   # the queued task failed in the drain: nothing stored
     with pytest.raises(ai_seats.AISeatError, match="unknown AI level 'random' for contract .*standard"):
         ai_seats.ai_seat_move(game_id=game.pk, expected_version=1)
+
+
+def test_with_a_worker_the_waiting_task_is_sent_again_for_when_the_window_closes(settings, monkeypatch):
+    from games import tasks
+
+    settings.GAMES_AI_BUY_WINDOW = 30
+    game = contract(["ai", "ai", "human"], deal=joker_upcard_deal())
+    row, _, _ = waiting_point(game)
+    sent = []
+    monkeypatch.setitem(tasks.ai_move.app.conf, "task_always_eager", False)
+    monkeypatch.setattr(tasks.ai_move, "apply_async", lambda args, countdown: sent.append((args, countdown)))
+    answer = tasks.ai_move.run(row.pk, row.version)
+    assert answer["status"] == "waiting" and len(sent) == 1
+    (args, countdown), = sent
+    assert args == [row.pk, row.version] and 25 < countdown <= 30.2
