@@ -1,7 +1,8 @@
 """Contract rummy on PostgreSQL and real workers: the seat on turn drawing
 and seats off turn buying at the same version (exactly one stored, the rest
-told the version moved on), and a contract tournament played to the end by
-two ``celery -A config worker`` processes."""
+told the version moved on), a contract tournament played to the end by
+two ``celery -A config worker`` processes, and a worker's AI seat waiting
+out the buy window while a person may buy."""
 
 from __future__ import annotations
 
@@ -103,3 +104,20 @@ def test_a_contract_tournament_is_played_by_two_workers(workers, wait):
         assert {e.actor for e in moves} == {"ai:standard"}
         assert game.results.get(status="confirmed").scores == [-s for s in stream.scores]
     assert not OutboxMessage.objects.exclude(status="sent").exists()
+
+
+def test_a_worker_waits_out_the_buy_window_for_a_person(workers, wait):
+    workers("w1", GAMES_AI_BUY_WINDOW=3)
+    seats = [{"name": "A", "kind": "ai"}, {"name": "B", "kind": "ai"}, {"name": "Pat", "kind": "human"}]
+    game = services.game_create(variant="international", players=3, seats=seats)
+    state = services.load_state(Game.objects.get(pk=game.pk))
+    assert state.to_move == 0 and state.can_buy(2), "seat 0 (an AI) opens; the person may buy the upcard"
+
+    def by_seat_0():
+        return Event.objects.filter(game=game, type="MoveRecorded", payload__seat=0).order_by("version").first()
+
+    first = wait(by_seat_0, 60, "the AI seat on turn to move once the window has passed")
+    before = Event.objects.get(game=game, version=first.version - 1)
+    waited = (first.recorded_at - before.recorded_at).total_seconds()
+    assert waited >= 2.9, f"the AI seat on turn moved {waited:.2f} s after the last move"
+    assert audit_game(Game.objects.get(pk=game.pk)).ok
