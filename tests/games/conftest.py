@@ -69,3 +69,22 @@ def new_game(db):
         return services.game_create(players=players, **kw)
 
     return make
+
+
+@pytest.fixture
+def settle(db):
+    """``settle(game, **kw)``: open a dispute, run its queued task (the
+    tests' transaction never commits, so the outbox is drained here) and
+    return the dispute, checked waiting before and done after."""
+    from games import disputes, outbox
+    from games.models import TaskState
+
+    def run(game, **kw):
+        dispute = disputes.dispute_open(game=game, **kw)
+        assert dispute.status == TaskState.WAITING
+        outbox.drain()
+        dispute.refresh_from_db()
+        assert dispute.status == TaskState.DONE, dispute.error
+        return dispute
+
+    return run

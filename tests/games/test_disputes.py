@@ -51,15 +51,6 @@ def play_fixture_moves(game):
     return game
 
 
-def settle(game, **kw):
-    dispute = disputes.dispute_open(game=game, **kw)
-    assert dispute.status == TaskState.WAITING
-    outbox.drain()
-    dispute.refresh_from_db()
-    assert dispute.status == TaskState.DONE, dispute.error
-    return dispute
-
-
 def divides(melds):
     """Every meld text valid by the engine's own meld rules."""
     return all(meld_kind(parse_meld(m)) for m in melds)
@@ -69,7 +60,7 @@ def tiles_in(melds):
     return Counter(t.split("(")[0] for m in melds for t in m.strip("[]").split())
 
 
-def test_a_penalised_play_on_an_undividable_table_is_upheld(played):
+def test_a_penalised_play_on_an_undividable_table_is_upheld(played, settle):
     d = settle(played, move_version=2, kind="table_invalid", seat=0, note="my table was fine")
     assert d.upheld is True and d.verdict == "table_not_valid"
     assert d.evidence["source"] == "refused-play" and sorted(d.evidence["tiles"]) == ["B5", "K1", "O9"]
@@ -80,7 +71,7 @@ def test_a_penalised_play_on_an_undividable_table_is_upheld(played):
     assert opened.type == "DisputeOpened" and opened.payload["by"] == "seat:0"
 
 
-def test_a_valid_table_is_dismissed_with_an_arrangement(played):
+def test_a_valid_table_is_dismissed_with_an_arrangement(played, settle):
     d = settle(played, move_version=5, kind="table_invalid")
     assert d.upheld is False and d.verdict == "table_valid" and d.evidence["source"] == "after-move"
     arrangement = d.evidence["arrangement"]
@@ -89,14 +80,14 @@ def test_a_valid_table_is_dismissed_with_an_arrangement(played):
     assert len(d.evidence["tiles"]) == 7
 
 
-def test_a_claimed_table_from_a_real_table_is_judged_as_typed(played):
+def test_a_claimed_table_from_a_real_table_is_judged_as_typed(played, settle):
     d = settle(played, move_version=5, kind="table_invalid", claimed_table=["R7", "R8", "K9"])
     assert d.upheld and d.evidence["source"] == "claimed"
     d2 = settle(played, move_version=5, kind="table_invalid", claimed_table="J R7 R8 K9 B9 O9")
     assert not d2.upheld and divides(d2.evidence["arrangement"])
 
 
-def test_a_seat_that_drew_though_it_could_open_is_upheld_with_the_play(played):
+def test_a_seat_that_drew_though_it_could_open_is_upheld_with_the_play(played, settle):
     d = settle(played, move_version=3, kind="could_open")
     assert d.upheld and d.verdict == "could_have_opened"
     play = d.evidence["play"]
@@ -104,7 +95,7 @@ def test_a_seat_that_drew_though_it_could_open_is_upheld_with_the_play(played):
     assert not (Counter(play["play"]) - Counter(RACK1.split() + ["K2"])), "the play comes from seat 1's rack"
 
 
-def test_a_play_that_kept_tiles_back_was_not_the_best(played):
+def test_a_play_that_kept_tiles_back_was_not_the_best(played, settle):
     d = settle(played, move_version=4, kind="not_best")
     assert d.upheld and d.verdict == "better_play_existed"
     assert d.evidence["played"]["tiles_placed"] == 4 and d.evidence["best"]["tiles_placed"] == 7
@@ -113,7 +104,7 @@ def test_a_play_that_kept_tiles_back_was_not_the_best(played):
     assert not best.upheld and best.verdict == "best_play"
 
 
-def test_not_best_applies_to_training_games_only(db):
+def test_not_best_applies_to_training_games_only(db, settle):
     game = play_fixture_moves(services.game_create(variant="sabra", players=2, deal=deal()))
     assert not game.training and "training" not in Event.objects.get(game=game, version=1).payload
     with pytest.raises(DisputeError, match=f"game {game.pk} is not a training game") as info:
@@ -128,7 +119,7 @@ def test_the_training_flag_is_in_the_log_and_survives_a_rebuild(played):
     assert services.projection_rebuild(Game.objects.get(pk=played.pk)).training is True
 
 
-def test_resolving_twice_changes_nothing_and_the_audit_stays_clean(played):
+def test_resolving_twice_changes_nothing_and_the_audit_stays_clean(played, settle):
     d = settle(played, move_version=2, kind="table_invalid")
     before = Event.objects.filter(game=played).count()
     again = disputes.dispute_resolve(dispute_id=d.pk)
@@ -139,7 +130,7 @@ def test_resolving_twice_changes_nothing_and_the_audit_stays_clean(played):
     assert audit_game(played).ok
 
 
-def test_moves_go_on_after_dispute_events(played):
+def test_moves_go_on_after_dispute_events(played, settle):
     settle(played, move_version=2, kind="table_invalid")
     played.refresh_from_db()
     assert played.version == 7 and played.to_move == 0
@@ -180,7 +171,7 @@ def test_a_family_the_solver_does_not_judge_is_refused(new_game):
         disputes.dispute_open(game=game, move_version=2, kind="table_invalid")
 
 
-def test_evidence_from_a_rack_is_hidden_until_the_game_ends(played):
+def test_evidence_from_a_rack_is_hidden_until_the_game_ends(played, settle):
     d = settle(played, move_version=3, kind="could_open")
     other = disputes.dispute_data(d, seat=0)
     assert "hidden" in other["evidence"] and other["verdict"] == "" and other["summary"] == ""
@@ -256,7 +247,7 @@ def test_api_task_state_by_key(db, api):
     assert api.get("/api/tasks/nothing/").status_code == 404
 
 
-def test_admin_lists_disputes_with_their_state(played, admin_client):
+def test_admin_lists_disputes_with_their_state(played, admin_client, settle):
     d = settle(played, move_version=2, kind="table_invalid")
     page = admin_client.get("/admin/games/dispute/")
     assert page.status_code == 200 and b"table_not_valid" in page.content

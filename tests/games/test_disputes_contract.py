@@ -17,7 +17,7 @@ from engine.contract import ContractGame, claims_going_out, contract_text
 from games import disputes, outbox, services
 from games.audit import audit_game
 from games.disputes import DisputeError
-from games.models import Dispute, Event, Game, TaskState
+from games.models import Dispute, Event, Game
 
 pytestmark = pytest.mark.django_db
 
@@ -65,15 +65,6 @@ def play_until_out(game):
     raise AssertionError("nobody went out in 2000 moves")
 
 
-def settle(game, **kw):
-    dispute = disputes.dispute_open(game=game, **kw)
-    assert dispute.status == TaskState.WAITING
-    outbox.drain()
-    dispute.refresh_from_db()
-    assert dispute.status == TaskState.DONE, dispute.error
-    return dispute
-
-
 @pytest.fixture(params=["contract", "international"])
 def went_out(request):
     """A three-player game of the variant, played by the AI to the first
@@ -82,7 +73,7 @@ def went_out(request):
     return (game, *play_until_out(game))
 
 
-def test_the_move_that_went_out_is_judged_a_winning_hand(went_out):
+def test_the_move_that_went_out_is_judged_a_winning_hand(went_out, settle):
     game, version, winner, hand_no, _ = went_out
     other = (winner + 1) % 3      # the cards are on the table: any seat may ask
     d = settle(game, move_version=version, kind="winning_hand", seat=other, note="that was no hand")
@@ -153,7 +144,7 @@ def test_api_bad_winning_hand_disputes_are_400_with_the_reason(went_out, api, st
     assert not Dispute.objects.exists() and Event.objects.filter(game=game).count() == stored
 
 
-def test_a_game_entered_from_a_real_table_is_disputed_the_same_way(db):
+def test_a_game_entered_from_a_real_table_is_disputed_the_same_way(db, settle):
     game = services.game_create(variant="contract", players=3, deal=table_deal())
     assert game.mode == Game.Mode.TABLE
     version, winner, hand_no, _ = play_until_out(game)
