@@ -171,10 +171,11 @@ class StrongPlayer:
         full_move, placed = full
         if placed == len(rack):
             return full_move
-        if self.lookahead and len(rack) - placed <= LOOKAHEAD_LEFT and self._rather_draw(game, view, seat):
+        table = [t for m in view["table"] for t in meld_tiles(m)]
+        if (self.lookahead and len(rack) - placed <= LOOKAHEAD_LEFT
+                and self._rather_draw(game, view, seat, table)):
             return no_play(view)
         ts = view["tileset"]
-        table = [t for m in view["table"] for t in meld_tiles(m)]
         sol = None
         if jokers and self.keep_jokers and not danger:
             # keep the jokers only when they enable nothing but themselves
@@ -204,12 +205,12 @@ class StrongPlayer:
         move = best_legal_play(game, view, play)
         return move if move is not None else full_move
 
-    def _rather_draw(self, game: SabraGame, view: dict, seat: int) -> bool:
+    def _rather_draw(self, game: SabraGame, view: dict, seat: int, table: list[int]) -> bool:
         """The sampled look-ahead (:mod:`engine.ai.lookahead`): whether
-        drawing and keeping the largest play beats laying it now."""
+        drawing and keeping the largest play onto ``table`` (the table's
+        tiles) beats laying it now."""
         if not view["pool_count"]:
             return False
-        table = [t for m in view["table"] for t in meld_tiles(m)]
         play = [int(t) for t in solve(table, view["rack"], tileset=view["tileset"]).play]
         if not play:
             return False
