@@ -181,14 +181,14 @@ def judge(kind: str, before, after, payload: dict[str, Any], *,
     return _JUDGES[family](kind, before, after, payload, claimed_table=claimed_table)
 
 
-def _check_kind(kind: str, family: str) -> None:
+def _check_kind(kind: str, family: str, game: str = "this game") -> None:
     """:raises DisputeError: unknown kind, unjudged family, or a kind of
-    another family."""
+    another family (``game`` names the game in the message)."""
     if kind not in Dispute.Kind.values:
         raise DisputeError(f"unknown dispute kind {kind!r} (one of {', '.join(Dispute.Kind.values)})", "bad-kind")
     if family not in FAMILY_KINDS:
         raise DisputeError(f"disputes are judged by the Rummikub solver and the contract rummy engine; "
-                           f"this game is {family}", "not-judged")
+                           f"{game} is {family}", "not-judged")
     if kind not in FAMILY_KINDS[family]:
         hint = ""
         if kind == Dispute.Kind.WINNING_HAND and family == "rummikub":
@@ -359,16 +359,11 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
     """
     game_id = game if isinstance(game, int) else game.pk
     game = Game.objects.get(pk=game_id)
-    if kind not in Dispute.Kind.values:
-        raise DisputeError(f"unknown dispute kind {kind!r} (one of {', '.join(Dispute.Kind.values)})", "bad-kind")
+    _check_kind(kind, game.family, f"game {game.pk}")
     if not isinstance(move_version, int) or isinstance(move_version, bool) or move_version < 1:
         raise BadRequest(f"move_version must be a positive whole number, got {move_version!r}", "bad-version")
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
         raise BadRequest(f"game {game.pk} has seats 0 to {game.players - 1}, not {seat!r}", "bad-seat")
-    if game.family not in FAMILY_KINDS:
-        raise DisputeError(f"disputes are judged by the Rummikub solver and the contract rummy engine; "
-                           f"game {game.pk} is {game.family}", "not-judged")
-    _check_kind(kind, game.family)
     if kind == Dispute.Kind.NOT_BEST and not game.training:
         raise DisputeError(f"game {game.pk} is not a training game: no rule obliges a player to make the best "
                            f"play, so a not_best dispute applies only to training games", "not-training")
