@@ -227,8 +227,18 @@ def _lost_lie_high(plan: dp.Plan, table: list[int], rack: list[int]) -> bool:
     the middle: the exact pass then runs with the numbers reversed, so that
     they come first (a state that loses more than the budget is cut as soon
     as it does)."""
-    _, used = build_melds(plan, table, rack)
-    return sum((rack[i] - used[i]) * (i % 13 - 6) for i in range(52)) > 0
+    return sum((rack[i] - used) * (i % 13 - 6)
+               for i, used in enumerate(plan_used(plan))) > 0
+
+
+def plan_used(plan: dp.Plan) -> list[int]:
+    """The counts of rack tiles ``plan`` places, read off its steps (in the
+    position it was found on: reversed when ``plan.reversed``)."""
+    used = [0] * 52
+    for n, (_, _, per_colour) in enumerate(plan.steps):
+        for c in range(4):
+            used[c * 13 + n] = per_colour[c][0][3]
+    return used
 
 
 def _reversed_weights(weights: list[int] | None) -> list[int] | None:

@@ -233,6 +233,24 @@ def jokers_ahead(msid: int, avail: list[int], n: int) -> int:
 
 _AHEAD_G: dict[int, int] = {}  # (msid, n, the colour's tiles after n) -> jokers_ahead
 
+_STRICT_MS: list[bool] = []
+
+
+def has_strict(msid: int) -> bool:
+    """Whether ``MS_LIST[msid]`` holds a run that must reach 13 (jokers
+    below its tiles). Without one, what lies more than two numbers ahead
+    does not matter to :func:`jokers_ahead` (each run needs at most two
+    more tiles), nor to the options of a number other than 11 with jokers
+    placed lazily (no run starts with a joker there): caches key on the
+    next two numbers alone, shared by far more positions."""
+    if msid >= len(_STRICT_MS):
+        _STRICT_MS.extend(any(_STRICT.get(k) for k in MS_LIST[i])
+                          for i in range(len(_STRICT_MS), len(MS_LIST)))
+    return _STRICT_MS[msid]
+
+
+NEAR = 0o77  # the bits of a packed tail (see _tails) for the next two numbers
+
 
 def _tails(table: list[int], rack: list[int]) -> list[list[int]]:
     """Per colour and number index ``n``: the counts of the colour's tiles
@@ -274,7 +292,10 @@ def _ahead_table(table: list[int], rack: list[int]):
             if not msid:
                 v = cache[k] = 0
                 return 0
-            gk = (tails[c][n] << 4 | n) << 12 | msid
+            if has_strict(msid):
+                gk = (tails[c][n] << 5 | 16 | n) << 12 | msid
+            else:
+                gk = ((tails[c][n] & NEAR) << 5 | n) << 12 | msid
             v = glob.get(gk)
             if v is None:
                 if len(glob) > 200_000:
@@ -489,7 +510,7 @@ def _prune_wide(items: list[tuple], full: int, pairs: dict, out: dict[int, int])
 
 # buckets of more states than this are filtered by _prune_wide (every kept
 # state compared, through bit sets); smaller ones by the plain loop
-WIDE_PRUNE = 300
+WIDE_PRUNE = 40
 
 
 PRUNE = True
@@ -644,9 +665,15 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 local = opt_lists[n * 4 + c]
                 later = later_t[n][c]
                 # what an option list depends on besides (msid, jleft)
-                gbase = 0 if glob is None else (
-                    (((((tails[c][n] << 3 | a) << 3 | b) << 2 | mode) << 2 | lim)
-                     << 4 | n) << 3 | c << 1 | lazy) << 1 | mirrored
+                gbase = gnear = 0
+                if glob is not None:
+                    # the last bit: keyed on the whole tail (1) or the near part
+                    rest_key = (((((a << 3 | b) << 2 | mode) << 2 | lim) << 4 | n) << 3
+                                | c << 1 | lazy) << 1 | mirrored
+                    gbase = (tails[c][n] << 18 | rest_key) << 1 | 1
+                    if mode != LAZY_LOW:
+                        # states with no run bound for 13 (see has_strict)
+                        gnear = ((tails[c][n] & NEAR) << 18 | rest_key) << 1
                 for key, val in cur2.items():
                     score = val[0]
                     msid = key >> sh & _MASK8
@@ -662,7 +689,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                     lk = msid << 4 | jleft
                     lst = local.get(lk)
                     if lst is None:
-                        gk = gbase << 16 | lk
+                        gk = (gnear if gnear and not has_strict(msid) else gbase) << 16 | lk
                         lst = None if glob is None else glob.get(gk)
                         if lst is None:
                             # a tuple of tuples of ints: the garbage collector
