@@ -43,7 +43,7 @@ DFS_LIMIT = 1000  # states; past it the shortcut gives way to the programme
 # tables of 20-60: 13 of 159 positions over 0.5, 3 of 104 over 0.7) and a
 # failed search costs one to three milliseconds
 DFS_SHARE = 0.5
-BEAM = 48  # states per layer in the heuristic pass
+BEAM = 32  # states per layer in the heuristic pass
 
 
 def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
