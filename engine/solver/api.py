@@ -118,6 +118,9 @@ def divide(tiles, *, tileset="standard") -> list[tuple] | None:
     return melds
 
 
+_DEFAULT_RULES = None
+
+
 def _rules(rules):
     """A rule set from ``None``, a dict of options or a rule set.
 
@@ -126,7 +129,10 @@ def _rules(rules):
     from ..rummikub import RuleSet, rules_from_dict
 
     if rules is None:
-        return RuleSet()
+        global _DEFAULT_RULES
+        if _DEFAULT_RULES is None:
+            _DEFAULT_RULES = RuleSet()  # frozen: one instance serves every call
+        return _DEFAULT_RULES
     if isinstance(rules, dict):
         return rules_from_dict(rules)
     return rules

@@ -12,20 +12,24 @@ def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:
     the tiles present (table + rack + ``jokers``) could form. Repeated until
     nothing more drops."""
     cand = list(rack)
+    if jokers >= 2:
+        return cand  # two jokers make a meld of any tile
     while True:
-        tot = [table[i] + cand[i] for i in range(52)]
+        have = [1 if table[i] or cand[i] else 0 for i in range(52)]
+        # per number: how many colours are present
+        present = [have[n] + have[13 + n] + have[26 + n] + have[39 + n] for n in range(13)]
         changed = False
         for i in range(52):
             if not cand[i]:
                 continue
-            c, n = divmod(i, 13)
-            others = sum(1 for c2 in range(4) if c2 != c and tot[c2 * 13 + n])
-            if others + jokers >= 2:
-                continue
+            n = i % 13
+            if present[n] - have[i] + jokers >= 2:
+                continue  # a group of its number
+            # a run: some three places in a row around it, gaps filled by jokers
+            lo = i - n
             ok = False
             for s in range(max(0, n - 2), min(n, 10) + 1):
-                missing = sum(1 for p in range(s, s + 3) if p != n and not tot[c * 13 + p])
-                if missing <= jokers:
+                if 3 - have[lo + s] - have[lo + s + 1] - have[lo + s + 2] <= jokers:
                     ok = True
                     break
             if not ok:
@@ -273,6 +277,8 @@ def _build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list
         group_tiles: list[int] = []
         for c in range(4):
             opt, old_ms = per_colour[c]
+            if not opt[0] and not opt[1] and not open_runs[c]:
+                continue  # nothing of this colour here
             new, y, j, u, (acts, new_r, new_j) = opt
             code = c * 13 + n
             used[code] += u

@@ -620,7 +620,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     # shared across positions when values depend on the number alone
     mirrored = weights is MIRRORED_VALUES
     glob = _OPTS_G if (weights is None or mirrored) and tails is not None else None
-    if glob is not None and len(glob) > 100_000:
+    if glob is not None and len(glob) > 20_000:
         glob.clear()
     cur: dict[int, int] = {0: 0}
     back: list[list[dict]] = []
@@ -665,15 +665,22 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 local = opt_lists[n * 4 + c]
                 later = later_t[n][c]
                 # what an option list depends on besides (msid, jleft)
-                gbase = gnear = 0
+                # the shared lists of this step, by (msid, jokers left): keyed on
+                # the colour's whole tail, or (states with no run bound for 13,
+                # see has_strict) on its next two numbers
+                g_full = g_near = None
                 if glob is not None:
-                    # the last bit: keyed on the whole tail (1) or the near part
                     rest_key = (((((a << 3 | b) << 2 | mode) << 2 | lim) << 4 | n) << 3
                                 | c << 1 | lazy) << 1 | mirrored
-                    gbase = (tails[c][n] << 18 | rest_key) << 1 | 1
+                    gk = (tails[c][n] << 18 | rest_key) << 1 | 1
+                    g_full = glob.get(gk)
+                    if g_full is None:
+                        g_full = glob[gk] = {}
                     if mode != LAZY_LOW:
-                        # states with no run bound for 13 (see has_strict)
-                        gnear = ((tails[c][n] & NEAR) << 18 | rest_key) << 1
+                        gk = ((tails[c][n] & NEAR) << 18 | rest_key) << 1
+                        g_near = glob.get(gk)
+                        if g_near is None:
+                            g_near = glob[gk] = {}
                 for key, val in cur2.items():
                     score = val[0]
                     msid = key >> sh & _MASK8
@@ -689,8 +696,10 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                     lk = msid << 4 | jleft
                     lst = local.get(lk)
                     if lst is None:
-                        gk = (gnear if gnear and not has_strict(msid) else gbase) << 16 | lk
-                        lst = None if glob is None else glob.get(gk)
+                        shared = None
+                        if glob is not None:
+                            shared = g_near if g_near is not None and not has_strict(msid) else g_full
+                            lst = shared.get(lk)
                         if lst is None:
                             # a tuple of tuples of ints: the garbage collector
                             # stops tracking it (the caches grow large)
@@ -700,8 +709,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                                  o[1] - o[2])
                                 for o in colour_options(msid, a, b, jleft, mode, lim)
                                 if ahead_need(o[0], c, n) <= jleft - o[2])
-                            if glob is not None:
-                                glob[gk] = lst
+                            if shared is not None:
+                                shared[lk] = lst
                         local[lk] = lst
                     for delta, y, gain, setcap, opt, yj in lst:
                         sc = score + gain
