@@ -226,6 +226,8 @@ class TileSet:
     def check(self, tiles: Iterable[int]) -> None:
         """:raises NotationError: more copies of a tile than the set holds."""
         c = counts_of(tiles)
+        if max(c[:JOKER], default=0) <= self.copies and c[JOKER] <= self.jokers:
+            return
         for code, n in enumerate(c):
             limit = self.jokers if code == JOKER else self.copies
             if n > limit:

@@ -126,12 +126,13 @@ def _rules(rules):
 
     :raises RuleOptionError: unknown option or bad value.
     """
+    global _DEFAULT_RULES
+    if rules is None and _DEFAULT_RULES is not None:
+        return _DEFAULT_RULES
     from ..rummikub import RuleSet, rules_from_dict
 
     if rules is None:
-        global _DEFAULT_RULES
-        if _DEFAULT_RULES is None:
-            _DEFAULT_RULES = RuleSet()  # frozen: one instance serves every call
+        _DEFAULT_RULES = RuleSet()  # frozen: one instance serves every call
         return _DEFAULT_RULES
     if isinstance(rules, dict):
         return rules_from_dict(rules)
@@ -379,10 +380,12 @@ def _as_dict(rules) -> dict:
 
 def _solution(used: list[int], jokers: int, melds: list, moved) -> Solution:
     play = []
-    for code in range(52):
-        play.extend([TILES[code]] * used[code])
+    value = 30 * jokers
+    for code, k in enumerate(used):
+        if k:
+            play.extend([TILES[code]] * k)
+            value += (code % 13 + 1) * k
     play.extend([TILES[JOKER]] * jokers)
-    value = sum(t % 13 + 1 for t in play if t != JOKER) + 30 * jokers
     return Solution(len(play), value, play, melds, moved)
 
 

@@ -273,12 +273,14 @@ def _build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list
     used = [0] * 52
     open_runs: list[list[list]] = [[], [], [], []]  # per colour: [kind, slots]
     for n, (g, jg, per_colour) in enumerate(plan.steps):
-        mode = dp.mode_at(plan.lazy, n)
+        mode = None
         group_tiles: list[int] = []
         for c in range(4):
             opt, old_ms = per_colour[c]
             if not opt[0] and not opt[1] and not open_runs[c]:
                 continue  # nothing of this colour here
+            if mode is None:
+                mode = dp.mode_at(plan.lazy, n)
             new, y, j, u, (acts, new_r, new_j) = opt
             code = c * 13 + n
             used[code] += u
