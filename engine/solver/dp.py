@@ -303,6 +303,7 @@ def _ahead_table(table: list[int], rack: list[int]):
                 v = glob[gk] = jokers_ahead(msid, avail[c], n)
             cache[k] = v
         return v
+    f.cache = cache  # callers may look up ``msid << 6 | c << 4 | n`` first
     if len(_AHEAD) > 8:
         _AHEAD.clear()
     _AHEAD[key] = f
@@ -310,6 +311,9 @@ def _ahead_table(table: list[int], rack: list[int]):
 
 
 _AHEAD: dict[tuple, object] = {}
+# per position (the last few): the group room per number and colour, and
+# the colours' tails (see run_dp)
+_PREP: dict[tuple, tuple] = {}
 # the fast path's option lists: per position (see run_dp), the last few;
 # across positions (face values only) by what they depend on
 _OPTS: dict[tuple, list] = {}
@@ -607,16 +611,21 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             i = c * 13 + n
             acc += rack[i] * (BIG + (n + 1 if weights is None else weights[i]))
     ahead_need = _ahead_table(table, rack)
+    ahead_cache = ahead_need.cache
     # the most tiles the later colours of a number could still give to groups
-    later_t = _later(table, rack, lims)
-    opts_key = (tuple(table), tuple(rack), jtot,
-                None if weights is None else tuple(weights))
+    pos_key = (tuple(table), tuple(rack), jtot)
+    prep = _PREP.get(pos_key)
+    if prep is None:
+        if len(_PREP) > 16:
+            _PREP.clear()
+        prep = _PREP[pos_key] = (_later(table, rack, lims), _tails(table, rack))
+    later_t, tails = prep
+    opts_key = (pos_key, None if weights is None else tuple(weights))
     opt_lists = _OPTS.get(opts_key)
     if opt_lists is None:
         if len(_OPTS) > 8:
             _OPTS.clear()
         opt_lists = _OPTS[opts_key] = [{} for _ in range(52)]
-    tails = _tails(table, rack)
     # shared across positions when values depend on the number alone
     mirrored = weights is MIRRORED_VALUES
     glob = _OPTS_G if (weights is None or mirrored) and tails is not None else None
@@ -664,6 +673,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 # the fast path: options with their key delta precomputed
                 local = opt_lists[n * 4 + c]
                 later = later_t[n][c]
+                cn = c << 4 | n
                 # what an option list depends on besides (msid, jleft)
                 # the shared lists of this step, by (msid, jokers left): keyed on
                 # the colour's whole tail, or (states with no run bound for 13,
@@ -703,12 +713,19 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                         if lst is None:
                             # a tuple of tuples of ints: the garbage collector
                             # stops tracking it (the caches grow large)
-                            lst = tuple(
-                                ((o[0] << sh) + (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
-                                 o[1], o[3] * gain_unit, lazy and o[0] != 0, o,
-                                 o[1] - o[2])
-                                for o in colour_options(msid, a, b, jleft, mode, lim)
-                                if ahead_need(o[0], c, n) <= jleft - o[2])
+                            out = []
+                            for o in colour_options(msid, a, b, jleft, mode, lim):
+                                nm = o[0]
+                                if nm:
+                                    need = ahead_cache.get(nm << 6 | cn)
+                                    if need is None:
+                                        need = ahead_need(nm, c, n)
+                                    if need > jleft - o[2]:
+                                        continue
+                                out.append(((nm << sh) + (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
+                                            o[1], o[3] * gain_unit, lazy and nm != 0, o,
+                                            o[1] - o[2]))
+                            lst = tuple(out)
                             if shared is not None:
                                 shared[lk] = lst
                         local[lk] = lst
