@@ -626,9 +626,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         if len(_OPTS) > 8:
             _OPTS.clear()
         opt_lists = _OPTS[opts_key] = [{} for _ in range(52)]
-    # shared across positions when values depend on the number alone
-    mirrored = weights is MIRRORED_VALUES
-    glob = _OPTS_G if (weights is None or mirrored) and tails is not None else None
+    # shared across positions (the lists hold no values)
+    glob = _OPTS_G if tails is not None else None
     if glob is not None and len(glob) > 20_000:
         glob.clear()
     cur: dict[int, int] = {0: 0}
@@ -674,20 +673,23 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 local = opt_lists[n * 4 + c]
                 later = later_t[n][c]
                 cn = c << 4 | n
-                # what an option list depends on besides (msid, jleft)
-                # the shared lists of this step, by (msid, jokers left): keyed on
-                # the colour's whole tail, or (states with no run bound for 13,
-                # see has_strict) on its next two numbers
+                # the lists of this step by (msid, jokers left), shared by
+                # every position and colour with the same tiles here and
+                # the same tiles ahead (what the joker look-ahead reads):
+                # for states with no run bound for 13 (see has_strict) the
+                # next two numbers, whatever the number below 11; else the
+                # colour's whole tail at this number
                 g_full = g_near = None
                 if glob is not None:
-                    rest_key = (((((a << 3 | b) << 2 | mode) << 2 | lim) << 4 | n) << 3
-                                | c << 1 | lazy) << 1 | mirrored
-                    gk = (tails[c][n] << 18 | rest_key) << 1 | 1
+                    here = (((a << 3 | b) << 2 | mode) << 2 | lim) << 1 | lazy
+                    gk = ((tails[c][n] << 4 | n) << 11 | here) << 2 | 1
                     g_full = glob.get(gk)
                     if g_full is None:
                         g_full = glob[gk] = {}
                     if mode != LAZY_LOW:
-                        gk = ((tails[c][n] & NEAR) << 18 | rest_key) << 1
+                        gk = ((tails[c][n] & NEAR) << 11 | here) << 2 | 2
+                        if n >= 10:
+                            gk |= n << 60  # the end of the numbers is near
                         g_near = glob.get(gk)
                         if g_near is None:
                             g_near = glob[gk] = {}
@@ -722,20 +724,19 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                                         need = ahead_need(nm, c, n)
                                     if need > jleft - o[2]:
                                         continue
-                                out.append(((nm << sh) + (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
-                                            o[1], o[3] * gain_unit, lazy and nm != 0, o,
-                                            o[1] - o[2]))
+                                out.append((nm, (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
+                                            o[1], o[3], lazy and nm != 0, o, o[1] - o[2]))
                             lst = tuple(out)
                             if shared is not None:
                                 shared[lk] = lst
                         local[lk] = lst
-                    for delta, y, gain, setcap, opt, yj in lst:
-                        sc = score + gain
+                    for nm, jy, y, u, setcap, opt, yj in lst:
+                        sc = score + u * gain_unit
                         if sc < min_sc:
                             break
                         if 3 * (y if y > ymax else ymax) > room + yj:
                             continue  # too few tiles left for the groups
-                        k2 = base + delta
+                        k2 = base + (nm << sh) + jy
                         if y > ymax:
                             k2 += (y - ymax) << _G_SHIFT
                         if setcap:
