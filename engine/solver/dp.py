@@ -416,6 +416,11 @@ def ms_dominates(i: int, j: int) -> bool:
 PRUNE_WIDTH = 256
 
 
+def _prune_order(item: tuple[int, int]) -> tuple[int, int]:
+    """Best score first; among equal scores, fewest jokers used first."""
+    return -item[0], item[1] >> _J_SHIFT & 0xF
+
+
 def _prune(states: dict[int, int], full: int) -> dict[int, int]:
     """Drop states that another state dominates (a sound, partial filter).
 
@@ -430,16 +435,20 @@ def _prune(states: dict[int, int], full: int) -> dict[int, int]:
     """
     shift = _MV_SHIFT
     pairs = _DOM
-    buckets: dict[int, list] = {}
-    for key, score in states.items():
-        buckets.setdefault(key >> shift, []).append((score, key))
+    if max(states) >> shift:
+        buckets: dict[int, list] = {}  # by meld value (initial-meld mode)
+        for key, score in states.items():
+            buckets.setdefault(key >> shift, []).append((score, key))
+        groups = buckets.values()
+    else:
+        groups = [[(score, key) for key, score in states.items()]]
     out: dict[int, int] = {}
     width = PRUNE_WIDTH
-    for items in buckets.values():
+    for items in groups:
         if len(items) == 1:
             out[items[0][1]] = items[0][0]
             continue
-        items.sort(key=lambda it: (-it[0], it[1] >> _J_SHIFT & 0xF))
+        items.sort(key=_prune_order)
         if len(items) > WIDE_PRUNE:
             _prune_wide(items, full, pairs, out)
             continue
@@ -626,6 +635,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         if len(_OPTS) > 8:
             _OPTS.clear()
         opt_lists = _OPTS[opts_key] = [{} for _ in range(52)]
+    strict_ms = _STRICT_MS  # (see has_strict; extended as run multisets appear)
     # shared across positions (the lists hold no values)
     glob = _OPTS_G if tails is not None else None
     if glob is not None and len(glob) > 20_000:
@@ -710,7 +720,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                     if lst is None:
                         shared = None
                         if glob is not None:
-                            shared = g_near if g_near is not None and not has_strict(msid) else g_full
+                            shared = g_near if g_near is not None and not (
+                                strict_ms[msid] if msid < len(strict_ms) else has_strict(msid)) else g_full
                             lst = shared.get(lk)
                         if lst is None:
                             # a tuple of tuples of ints: the garbage collector
