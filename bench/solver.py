@@ -124,6 +124,28 @@ LATE_TABLES = (50, 70)  # table sizes of late play
 LATE_RACKS = (1, 8)
 
 
+def sizes(seed: str, per_size: int):
+    """The benchmark's classes in order, each with its seeded draws:
+    ``(name, tile set, size, [(seed of a position, table size, rack size),
+    ...])`` (one random stream walks the classes in order, so a class's
+    draws depend on the ones before it)."""
+    rng = random.Random(seed)
+    for name, ts, size in SIZES:
+        per = max(2, per_size // 2) if (name, size) == ("xp", "full") else per_size
+        if size == "late":
+            per = 2 * per_size  # racks of 1-8 vary more
+        draws = []
+        for i in range(per):
+            if size == "late":
+                table_size = rng.randint(*LATE_TABLES)
+                rack_size = rng.randint(*LATE_RACKS)
+            else:
+                table_size = size
+                rack_size = rng.randint(*RACKS)
+            draws.append((f"{seed}-{name}-{size}-{i}", table_size, rack_size))
+        yield name, ts, size, draws
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-size", type=int, default=None,
@@ -132,7 +154,6 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", default="bench-solver")
     args = ap.parse_args(argv)
     per_size = args.per_size or (5 if args.quick else 16)
-    rng = random.Random(args.seed)
     # warm the solver's transition caches (a worker is a long-lived process)
     for i in range(5):
         t, r = random_position(f"warm-{i}", STANDARD, 40, 14)
@@ -141,20 +162,13 @@ def main(argv=None) -> int:
           f"{'ILP med':>9}{'worst':>9} | {'ratio med':>9}{'worst':>7}")
     all_ratios, std_worst, mismatches, total, capped_total = [], 0.0, 0, 0, 0
     t_start = time.perf_counter()
-    for name, ts, size in SIZES:
-        per = max(2, per_size // 2) if (name, size) == ("xp", "full") else per_size
-        if size == "late":
-            per = 2 * per_size  # racks of 1-8 vary more
+    for name, ts, size, draws in sizes(args.seed, per_size):
+        per = len(draws)
         dp_times, ilp_times, tiles = [], [], []
         capped = 0
-        for i in tqdm(range(per), desc=f"{name} {size}", unit="position", leave=False, file=sys.stderr):
-            if size == "late":
-                table_size = rng.randint(*LATE_TABLES)
-                rack_size = rng.randint(*LATE_RACKS)
-            else:
-                table_size = size
-                rack_size = rng.randint(*RACKS)
-            table, rack = position(f"{args.seed}-{name}-{size}-{i}", ts, table_size, rack_size)
+        for pos_seed, table_size, rack_size in tqdm(
+                draws, desc=f"{name} {size}", unit="position", leave=False, file=sys.stderr):
+            table, rack = position(pos_seed, ts, table_size, rack_size)
             t0 = time.perf_counter()
             sol = solve(table, rack, tileset=ts)
             t1 = time.perf_counter()

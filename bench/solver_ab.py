@@ -52,26 +52,12 @@ def export(rev: str, dest: Path, name: str) -> None:
 
 
 def positions(name: str, size, per_size: int, seed: str):
-    """The positions ``bench/solver.py`` draws for one size (the same random
-    stream, walked through every size in its order)."""
-    import random
-
-    rng = random.Random(seed)
-    out = []
-    for nm, ts, sz in bench.SIZES:
-        per = max(2, per_size // 2) if (nm, sz) == ("xp", "full") else per_size
-        if sz == "late":
-            per = 2 * per_size
-        for i in range(per):
-            if sz == "late":
-                table_size = rng.randint(*bench.LATE_TABLES)
-                rack_size = rng.randint(*bench.LATE_RACKS)
-            else:
-                table_size = sz
-                rack_size = rng.randint(*bench.RACKS)
-            if (nm, sz) == (name, size):
-                out.append((nm, bench.position(f"{seed}-{nm}-{sz}-{i}", ts, table_size, rack_size)))
-    return out
+    """The positions ``bench/solver.py`` draws for one size."""
+    for nm, ts, sz, draws in bench.sizes(seed, per_size):
+        if (nm, sz) == (name, size):
+            return [(nm, bench.position(pos_seed, ts, table_size, rack_size))
+                    for pos_seed, table_size, rack_size in draws]
+    return []
 
 
 def main(argv=None) -> int:
