@@ -63,7 +63,16 @@ def env_int(name: str, default: int) -> int:
 def _dev_secret_key() -> str:
     path = VAR_DIR / "secret_key"
     if not path.exists():
-        path.write_text(secrets.token_urlsafe(50))
+        # written whole under another name, then linked into place: processes
+        # starting together (test workers) all read the first key written
+        tmp = path.with_name(f"secret_key.{os.getpid()}")
+        tmp.write_text(secrets.token_urlsafe(50))
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            tmp.unlink()
     return path.read_text().strip()
 
 
