@@ -124,6 +124,14 @@ LATE_TABLES = (50, 70)  # table sizes of late play
 LATE_RACKS = (1, 8)
 
 
+def warm(solve_fn) -> None:
+    """Warm a solver's transition caches (a worker is a long-lived
+    process)."""
+    for i in range(5):
+        t, r = random_position(f"warm-{i}", STANDARD, 40, 14)
+        solve_fn(t, r)
+
+
 def sizes(seed: str, per_size: int):
     """The benchmark's classes in order, each with its seeded draws:
     ``(name, tile set, size, [(seed of a position, table size, rack size),
@@ -154,10 +162,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", default="bench-solver")
     args = ap.parse_args(argv)
     per_size = args.per_size or (5 if args.quick else 16)
-    # warm the solver's transition caches (a worker is a long-lived process)
-    for i in range(5):
-        t, r = random_position(f"warm-{i}", STANDARD, 40, 14)
-        solve(t, r)
+    warm(solve)
     print(f"{'set':9}{'table':>11}{'n':>4} | {'solver med':>10}{'worst':>9} | "
           f"{'ILP med':>9}{'worst':>9} | {'ratio med':>9}{'worst':>7}")
     all_ratios, std_worst, mismatches, total, capped_total = [], 0.0, 0, 0, 0

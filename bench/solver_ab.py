@@ -32,8 +32,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 from tqdm import tqdm  # noqa: E402
 
 import solver as bench  # noqa: E402  (bench/solver.py: positions and sizes)
-from engine.solver.positions import random_position  # noqa: E402
-from engine.tiles import STANDARD  # noqa: E402
 
 
 def export(rev: str, dest: Path, name: str) -> None:
@@ -84,10 +82,8 @@ def main(argv=None) -> int:
         then = importlib.import_module("engine_then.solver")
         now = importlib.import_module("engine.solver")
         versions = (("then", then.solve), ("now", now.solve))
-        for _, solve in versions:  # warm the caches (a worker is a long-lived process)
-            for i in range(5):
-                t, r = random_position(f"warm-{i}", STANDARD, 40, 14)
-                solve(t, r)
+        for _, solve in versions:
+            bench.warm(solve)
         print(f"{'set':9}{'table':>7}{'n':>4} | {args.rev + ' med':>14}{'mean':>8}{'worst':>8} | "
               f"{'now med':>8}{'mean':>8}{'worst':>8} | {'ratio':>6}")
         for name, size in sizes:

@@ -270,7 +270,7 @@ def _build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list
     """Replay a plan into melds (canonical slot tuples, see
     :mod:`engine.melds`) and the counts of rack tiles it places."""
     melds: list[tuple] = []
-    used = [0] * 52
+    used = plan_used(plan)
     open_runs: list[list[list]] = [[], [], [], []]  # per colour: [kind, slots]
     for n, (g, jg, per_colour) in enumerate(plan.steps):
         mode = None
@@ -283,7 +283,6 @@ def _build_melds(plan: dp.Plan, table: list[int], rack: list[int]) -> tuple[list
                 mode = dp.mode_at(plan.lazy, n)
             new, y, j, u, (acts, new_r, new_j) = opt
             code = c * 13 + n
-            used[code] += u
             runs = sorted(open_runs[c], key=lambda r: r[0])
             assert tuple(r[0] for r in runs) == dp.MS_LIST[old_ms], "plan replay out of step"
             nxt = []

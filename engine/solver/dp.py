@@ -315,7 +315,8 @@ _AHEAD: dict[tuple, object] = {}
 # the colours' tails (see run_dp)
 _PREP: dict[tuple, tuple] = {}
 # the fast path's option lists: per position (see run_dp), the last few;
-# across positions (face values only) by what they depend on
+# across positions by what they depend on (per step, then by msid and
+# jokers left)
 _OPTS: dict[tuple, list] = {}
 _OPTS_G: dict[int, list] = {}
 
@@ -629,13 +630,11 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             _PREP.clear()
         prep = _PREP[pos_key] = (_later(table, rack, lims), _tails(table, rack))
     later_t, tails = prep
-    opts_key = (pos_key, None if weights is None else tuple(weights))
-    opt_lists = _OPTS.get(opts_key)
+    opt_lists = _OPTS.get(pos_key)  # (the lists hold no values: any weights)
     if opt_lists is None:
         if len(_OPTS) > 8:
             _OPTS.clear()
-        opt_lists = _OPTS[opts_key] = [{} for _ in range(52)]
-    strict_ms = _STRICT_MS  # (see has_strict; extended as run multisets appear)
+        opt_lists = _OPTS[pos_key] = [{} for _ in range(52)]
     # shared across positions (the lists hold no values)
     glob = _OPTS_G if tails is not None else None
     if glob is not None and len(glob) > 20_000:
@@ -720,8 +719,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                     if lst is None:
                         shared = None
                         if glob is not None:
-                            shared = g_near if g_near is not None and not (
-                                strict_ms[msid] if msid < len(strict_ms) else has_strict(msid)) else g_full
+                            shared = g_near if g_near is not None and not has_strict(msid) else g_full
                             lst = shared.get(lk)
                         if lst is None:
                             # a tuple of tuples of ints: the garbage collector
