@@ -32,7 +32,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp  # noqa: E402
 from scipy.sparse import csc_matrix  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from engine.solver import solve  # noqa: E402
+from engine.solver import core, solve  # noqa: E402
 from engine.solver.positions import random_position  # noqa: E402
 from engine.tiles import JOKER, STANDARD, XP, counts_of  # noqa: E402
 
@@ -163,6 +163,7 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     per_size = args.per_size or (5 if args.quick else 16)
     warm(solve)
+    print(f"solver: {core.BUILD} (engine/solver/dp.py; see engine/solver/compiled.py)")
     print(f"{'set':9}{'table':>11}{'n':>4} | {'solver med':>10}{'worst':>9} | "
           f"{'ILP med':>9}{'worst':>9} | {'ratio med':>9}{'worst':>7}")
     all_ratios, std_worst, mismatches, total, capped_total = [], 0.0, 0, 0, 0

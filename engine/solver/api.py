@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ..errors import EngineError
 from ..melds import canonical, meld_kind, meld_tiles, slot_tile
 from ..tiles import JOKER, STANDARD, TILES, TileSet, counts_of, parse_tiles, tileset as _tileset
-from . import core, dp
+from . import core
 
 
 class SolverError(EngineError, ValueError):
@@ -90,7 +90,7 @@ def _divisible(counts: list[int], jokers: int) -> bool:
     key = (*counts, jokers)
     got = _DIVISIBLE.get(key)
     if got is None:
-        got = dp.feasible(counts, [0] * 52, jokers, 0) is not None
+        got = core.dp.feasible(counts, [0] * 52, jokers, 0) is not None
         if len(_DIVISIBLE) >= 64:
             _DIVISIBLE.clear()
         _DIVISIBLE[key] = got
@@ -111,7 +111,7 @@ def divide(tiles, *, tileset="standard") -> list[tuple] | None:
     counts, jokers = _split(t)
     if not t:
         return []
-    plan = dp.feasible(counts, [0] * 52, jokers, 0)
+    plan = core.dp.feasible(counts, [0] * 52, jokers, 0)
     if plan is None:
         return None
     melds, _ = core.build_melds(plan, counts, [0] * 52)

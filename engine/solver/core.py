@@ -4,7 +4,11 @@ loss budget, and turning a plan into melds."""
 from __future__ import annotations
 
 from ..melds import GROUP_JOKER, RUN_JOKER, canonical
-from . import dp
+from . import compiled
+
+# the programme (engine/solver/dp.py): its compiled build when one is current,
+# else the module itself (see engine.solver.compiled); tests may swap it
+dp, BUILD = compiled.load()
 
 
 def useful_rack(table: list[int], rack: list[int], jokers: int) -> list[int]:

@@ -46,6 +46,7 @@ Everything here is pure Python on ints; see ``docs/solver.md``.
 """
 
 from __future__ import annotations
+from typing import Any, Final
 
 from itertools import product
 
@@ -56,15 +57,24 @@ from itertools import product
 # P: jokers only so far (below the first numbered tile), must reach 13.
 # NG: three or more long, its last place a joker filling a gap: the next
 #     place must be a numbered tile (used in the "necessary jokers" form).
-N1, N2, N3, F1, F2, F3, P1, P2, P3, NG = range(1, 11)
+N1: Final = 1
+N2: Final = 2
+N3: Final = 3
+F1: Final = 4
+F2: Final = 5
+F3: Final = 6
+P1: Final = 7
+P2: Final = 8
+P3: Final = 9
+NG: Final = 10
 _LEN = {N1: 1, N2: 2, N3: 3, F1: 1, F2: 2, F3: 3, P1: 1, P2: 2, P3: 3, NG: 3}
 _STRICT = {N1: 0, N2: 0, N3: 0, F1: 1, F2: 1, F3: 1, P1: 2, P2: 2, P3: 2}
 _BASE = {0: N1, 1: F1, 2: P1}
 
 # Modes of the per-colour transition:
-GENERAL = 0      # a joker may go anywhere in a run (initial-meld mode)
-LAZY = 1         # only jokers a meld needs; surplus jokers are added at the end
-LAZY_LOW = 2     # LAZY at number 11, where a run may start with jokers
+GENERAL: Final = 0      # a joker may go anywhere in a run (initial-meld mode)
+LAZY: Final = 1         # only jokers a meld needs; surplus jokers are added at the end
+LAZY_LOW: Final = 2     # LAZY at number 11, where a run may start with jokers
 #                  (J R12 R13, J J R13: the only runs that need a joker below)
 
 
@@ -249,10 +259,10 @@ def has_strict(msid: int) -> bool:
     return _STRICT_MS[msid]
 
 
-NEAR = 0o77  # the bits of a packed tail (see _tails) for the next two numbers
+NEAR: Final = 0o77  # the bits of a packed tail (see _tails) for the next two numbers
 
 
-def _tails(table: list[int], rack: list[int]) -> list[list[int]]:
+def _tails(table: list[int], rack: list[int]) -> Any:
     """Per colour and number index ``n``: the counts of the colour's tiles
     present after ``n``, packed three bits a number (a cache key); ``None``
     past seven copies of a tile."""
@@ -264,7 +274,7 @@ def _tails(table: list[int], rack: list[int]) -> list[list[int]]:
             row[n] = acc
             v = table[c * 13 + n] + rack[c * 13 + n]
             if v > 7:
-                return None
+                return None  # type: ignore
             acc = acc << 3 | v
         out.append(row)
     return out
@@ -303,7 +313,7 @@ def _ahead_table(table: list[int], rack: list[int]):
                 v = glob[gk] = jokers_ahead(msid, avail[c], n)
             cache[k] = v
         return v
-    f.cache = cache  # callers may look up ``msid << 6 | c << 4 | n`` first
+    f.cache = cache  # type: ignore  # callers may look up ``msid << 6 | c << 4 | n`` first
     if len(_AHEAD) > 8:
         _AHEAD.clear()
     _AHEAD[key] = f
@@ -317,8 +327,8 @@ _PREP: dict[tuple, tuple] = {}
 # the fast path's option lists: per position (see run_dp), the last few;
 # across positions by what they depend on (per step, then by msid and
 # jokers left)
-_OPTS: dict[tuple, list] = {}
-_OPTS_G: dict[int, list] = {}
+_OPTS: dict[tuple, Any] = {}
+_OPTS_G: dict[int, Any] = {}
 
 
 def closable_at_end(msid: int) -> bool:
@@ -334,7 +344,7 @@ def mode_at(lazy: bool, n: int) -> int:
 # Per (multiset, table count, rack count, joker cap): the options for one
 # colour at one number: (new multiset id, y to groups, jokers, rack tiles
 # used, recipe), best rack use first.
-_COLOUR_CACHE: dict[tuple[int, int, int, int], tuple] = {}
+_COLOUR_CACHE: dict[Any, Any] = {}
 
 
 def colour_options(msid: int, a: int, b: int, jcap: int, mode: int = GENERAL,
@@ -364,23 +374,23 @@ def colour_options(msid: int, a: int, b: int, jcap: int, mode: int = GENERAL,
 
 
 _DEBUG = False
-BIG = 1 << 16  # score = tiles placed * BIG + value placed
-JOKER_VALUE = 30
+BIG: Final = 1 << 16  # score = tiles placed * BIG + value placed
+JOKER_VALUE: Final = 30
 
 # the values of a position solved with its numbers reversed (see
 # engine.solver.core.mirror): the tile at number index n is worth 13 - n
 MIRRORED_VALUES = [13 - n for _ in range(4) for n in range(13)] + [JOKER_VALUE]
 
-_SHIFT = (0, 12, 24, 36)
-_MASK8 = 0xFFF  # twelve bits per colour: an interned multiset id
-_CAP_SHIFT = 48  # 3 bits: how many surplus jokers the melds can still take
-_J_SHIFT = 51    # 4 bits: jokers used
-_G_SHIFT = 55    # 4 bits: most tiles one colour gave to groups at this number
-_Y_SHIFT = 59    # 6 bits: tiles given to groups at this number
-_MV_SHIFT = 65   # initial-meld mode: meld value, capped at the threshold
-_NOCAP = ~(7 << _CAP_SHIFT)
+_SHIFT: Final = (0, 12, 24, 36)
+_MASK8: Final = 0xFFF  # twelve bits per colour: an interned multiset id
+_CAP_SHIFT: Final = 48  # 3 bits: how many surplus jokers the melds can still take
+_J_SHIFT: Final = 51    # 4 bits: jokers used
+_G_SHIFT: Final = 55    # 4 bits: most tiles one colour gave to groups at this number
+_Y_SHIFT: Final = 59    # 6 bits: tiles given to groups at this number
+_MV_SHIFT: Final = 65   # initial-meld mode: meld value, capped at the threshold
+_NOCAP: Final = ~(7 << _CAP_SHIFT)
 _EMPTY_OPT = (0, 0, 0, 0, ((), 0, 0))  # the option "nothing of this colour here"
-_NONE = (-1 << 80,)  # below every score
+_NONE: Final = (-1 << 80,)  # below every score
 
 
 class Plan:
@@ -437,10 +447,10 @@ def _prune(states: dict[int, int], full: int) -> dict[int, int]:
     shift = _MV_SHIFT
     pairs = _DOM
     if max(states) >> shift:
-        buckets: dict[int, list] = {}  # by meld value (initial-meld mode)
+        buckets: Any = {}  # by meld value (initial-meld mode)
         for key, score in states.items():
             buckets.setdefault(key >> shift, []).append((score, key))
-        groups = buckets.values()
+        groups: Any = buckets.values()
     else:
         groups = [[(score, key) for key, score in states.items()]]
     out: dict[int, int] = {}
@@ -453,8 +463,9 @@ def _prune(states: dict[int, int], full: int) -> dict[int, int]:
         if len(items) > WIDE_PRUNE:
             _prune_wide(items, full, pairs, out)
             continue
-        kept: list[tuple] = []
-        for score, key in items:
+        kept: list[tuple[int, int, int, int, int, int]] = []
+        bucket: list[tuple[int, int]] = items
+        for score, key in bucket:
             m0 = key & _MASK8
             m1 = key >> 12 & _MASK8
             m2 = key >> 24 & _MASK8
@@ -473,7 +484,8 @@ def _prune(states: dict[int, int], full: int) -> dict[int, int]:
     return out
 
 
-def _prune_wide(items: list[tuple], full: int, pairs: dict, out: dict[int, int]) -> None:
+def _prune_wide(items: list[tuple[int, int]], full: int, pairs: dict,
+                out: dict[int, int]) -> None:
     """The filter of :func:`_prune` for one large bucket (``items``: sorted
     ``(score, key)``), every state compared with every state kept: per
     colour, each run multiset present maps to the kept states (bits of an
@@ -640,7 +652,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     if glob is not None and len(glob) > 20_000:
         glob.clear()
     cur: dict[int, int] = {0: 0}
-    back: list[list[dict]] = []
+    back: list[Any] = []
     placed_cand = 0
     mv_cap = threshold
     lazy = not threshold and jtot > 0
@@ -651,8 +663,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     for n in range(13):
         number = n + 1
         mode = mode_at(lazy, n)
-        steps: list[dict] = []
-        cur2 = {k: (v, k, None) for k, v in cur.items()}
+        steps: list[Any] = []
+        cur2: dict[int, tuple[int, int, Any]] = {k: (v, k, None) for k, v in cur.items()}
         cand_before = placed_cand
         for c in range(4):
             gain_unit = BIG + (number if weights is None else weights[c * 13 + n])
@@ -673,14 +685,14 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                     steps.append(None)
                     continue
             clear = ~(_MASK8 << sh)
-            nxt: dict[int, tuple] = {}
+            nxt: dict[int, tuple[int, int, Any]] = {}
             min_sc = -1 if budget is None else (cand_before - budget) << 16
             if floor:
                 min_sc = max(min_sc, floor - rest[n * 4 + c])
             if not mv_cap:
                 # the fast path: options with their key delta precomputed
-                local = opt_lists[n * 4 + c]
-                later = later_t[n][c]
+                local: dict[int, Any] = opt_lists[n * 4 + c]
+                later: int = later_t[n][c]
                 cn = c << 4 | n
                 # the lists of this step by (msid, jokers left), shared by
                 # every position and colour with the same tiles here and
@@ -688,7 +700,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 # for states with no run bound for 13 (see has_strict) the
                 # next two numbers, whatever the number below 11; else the
                 # colour's whole tail at this number
-                g_full = g_near = None
+                g_full: Any = None
+                g_near: Any = None
                 if glob is not None:
                     here = (((a << 3 | b) << 2 | mode) << 2 | lim) << 1 | lazy
                     gk = ((tails[c][n] << 4 | n) << 11 | here) << 2 | 1
@@ -703,8 +716,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                         if g_near is None:
                             g_near = glob[gk] = {}
                 for key, val in cur2.items():
-                    score = val[0]
-                    msid = key >> sh & _MASK8
+                    score: int = val[0]
+                    msid: int = key >> sh & _MASK8
                     if idle and not msid:
                         if nxt.get(key, _NONE)[0] < score:
                             nxt[key] = (score, key, _EMPTY_OPT)
@@ -715,7 +728,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                     room = (key >> _Y_SHIFT & 0x3F) + later + jleft
                     base = key & clear
                     lk = msid << 4 | jleft
-                    lst = local.get(lk)
+                    lst: Any = local.get(lk)
                     if lst is None:
                         shared = None
                         if glob is not None:
@@ -739,7 +752,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                             if shared is not None:
                                 shared[lk] = lst
                         local[lk] = lst
-                    for nm, jy, y, u, setcap, opt, yj in lst:
+                    lst2: tuple[tuple[int, int, int, int, bool, Any, int], ...] = lst
+                    for nm, jy, y, u, setcap, opt, yj in lst2:
                         sc = score + u * gain_unit
                         if sc < min_sc:
                             break
@@ -787,7 +801,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             cur2 = nxt
         placed_cand = cand_before
         # close the number: groups and their jokers
-        done: dict[int, tuple] = {}
+        done: dict[int, Any] = {}
         for key, val in cur2.items():
             score = val[0]
             jused = key >> _J_SHIFT & 0xF
@@ -797,8 +811,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             base = key & low_mask
             if total_y == 0:
                 k2 = base | jused << _J_SHIFT | mv << _MV_SHIFT
-                old = done.get(k2)
-                if old is None or old[0] < score:
+                od = done.get(k2)
+                if od is None or od[0] < score:
                     done[k2] = (score, key, 0, 0)
                 continue
             jleft = jtot - jused
@@ -818,8 +832,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                     cap2 = min(jtot, cap + g3)
                     k2 = (base & ~(7 << _CAP_SHIFT)) | cap2 << _CAP_SHIFT \
                         | (jused + jg) << _J_SHIFT
-                    old = done.get(k2)
-                    if old is None or old[0] < score:
+                    od = done.get(k2)
+                    if od is None or od[0] < score:
                         done[k2] = (score, key, g, jg)
                 continue
             for jg in range(0, jleft + 1):
@@ -831,8 +845,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 k2 = base | (jused + jg) << _J_SHIFT
                 if mv_cap:
                     k2 |= min(mv_cap, mv + t * number) << _MV_SHIFT
-                old = done.get(k2)
-                if old is None or old[0] < score:
+                od = done.get(k2)
+                if od is None or od[0] < score:
                     done[k2] = (score, key, g_lo, jg)
         steps.append(done)
         back.append(steps)
@@ -876,13 +890,13 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     if best_key is None:
         return None
     # walk back
-    steps_out = []
+    steps_out: Any = []
     key = best_key
     for n in range(12, -1, -1):
         stages = back[n]
         score, prev, g, jg = stages[4][key]
         key = prev
-        per_colour = [None] * 4
+        per_colour: list[Any] = [None] * 4
         for c in range(3, -1, -1):
             if stages[c] is None:
                 per_colour[c] = (_EMPTY_OPT, 0)

@@ -13,6 +13,14 @@ from engine.solver.positions import random_position
 from engine.tiles import JOKER, STANDARD, XP, counts_of
 
 
+@pytest.fixture(autouse=True)
+def interpreted(monkeypatch):
+    """These tests read and patch the programme's module (``dp``) itself:
+    the solver runs it, not its compiled build (``test_solver_compiled``
+    shows the two agree)."""
+    monkeypatch.setattr(core, "dp", dp)
+
+
 def _counts(tiles):
     c = counts_of(tiles)
     return c[:52], c[JOKER]

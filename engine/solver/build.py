@@ -1,0 +1,84 @@
+"""Compiling the programme (``engine/solver/dp.py``) with mypyc; see
+:mod:`engine.solver.compiled`.
+
+    python -m engine.solver.build build    # compile (bin/setup does this)
+    python -m engine.solver.build check    # exit 0 when the build is current
+    python -m engine.solver.build status   # which programme solve() runs
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from .compiled import HERE, NAME, SOURCE, _compiled, load, source_digest
+
+
+def build(verbose: bool = False) -> list[Path]:
+    """Compile ``dp.py`` with mypyc into ``engine/solver/`` (the old build
+    removed first). The source is copied, with its digest appended, into a
+    scratch package so that the build never touches the tree but for the
+    extension files it leaves here.
+
+    :returns: the files written.
+    :raises RuntimeError: mypyc or the C compiler failed (its output in the
+        message).
+    """
+    digest = source_digest()
+    with tempfile.TemporaryDirectory(prefix="tk-solver-build-") as tmp:
+        pkg = Path(tmp, "engine", "solver")
+        pkg.mkdir(parents=True)
+        Path(tmp, "engine", "__init__.py").write_text("")
+        (pkg / "__init__.py").write_text("")
+        text = SOURCE.read_text()
+        (pkg / f"{NAME}.py").write_text(
+            text + f'\n\nSOURCE_DIGEST: Final = "{digest}"  # of the dp.py built\n')
+        proc = subprocess.run([sys.executable, "-m", "mypyc", f"engine/solver/{NAME}.py"],
+                              cwd=tmp, capture_output=True, text=True)
+        if verbose or proc.returncode:
+            sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-4000:])
+        if proc.returncode:
+            raise RuntimeError(f"mypyc failed (exit {proc.returncode})")
+        built = sorted(pkg.glob(f"{NAME}*.so")) + sorted(pkg.glob(f"{NAME}*.pyd"))
+        if not built:
+            raise RuntimeError("mypyc wrote no extension module")
+        for old in list(HERE.glob(f"{NAME}*.so")) + list(HERE.glob(f"{NAME}*.pyd")):
+            old.unlink()
+        out = []
+        for f in built:
+            # copy under a temporary name, then rename: a process importing
+            # the solver meanwhile sees the old file or the new, whole
+            dest = HERE / f.name
+            part = dest.with_name(dest.name + ".part")
+            shutil.copy2(f, part)
+            os.replace(part, dest)
+            out.append(dest)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1 or args[0] not in ("build", "check", "status"):
+        print("usage: python -m engine.solver.build build|check|status", file=sys.stderr)
+        return 2
+    if args[0] == "build":
+        try:
+            files = build(verbose="-v" in args)
+        except (RuntimeError, OSError) as exc:
+            print(f"engine.solver.build: {exc}; solve() stays interpreted", file=sys.stderr)
+            return 1
+        print(f"compiled solver built: {', '.join(f.name for f in files)}")
+        return 0
+    mod, why = _compiled()
+    if args[0] == "check":
+        return 0 if mod is not None else 1
+    print(load()[1])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""The compiled build of the programme.
+
+``engine/solver/dp.py`` is plain Python and is the source of truth. mypyc
+(part of mypy) compiles that same file, unchanged, into a C extension,
+``engine/solver/_dpc*.so``, which runs the programme about twice as fast
+(``docs/solver.md``). The build records the SHA-256 of the ``dp.py`` it was
+made from; :func:`load` uses it only while that digest matches the
+``dp.py`` beside it, and otherwise the interpreted module. So an edited
+``dp.py`` is never shadowed by an old build, and a machine without a C
+compiler runs the same programme, slower.
+
+``TABLEKEEPER_SOLVER`` chooses: ``auto`` (default: the build when current),
+``python`` (always the interpreted module), ``compiled`` (the build, or an
+``ImportError`` saying why not).
+
+    python -m engine.solver.build build    # compile (bin/setup does this)
+    python -m engine.solver.build check    # exit 0 when the build is current
+    python -m engine.solver.build status   # which programme solve() runs
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+from pathlib import Path
+from types import ModuleType
+
+HERE = Path(__file__).resolve().parent
+SOURCE = HERE / "dp.py"
+NAME = "_dpc"  # the compiled module: engine.solver._dpc
+ENV = "TABLEKEEPER_SOLVER"
+CHOICES = ("auto", "python", "compiled")
+
+
+def source_digest() -> str:
+    """SHA-256 of ``dp.py`` as it is on disk."""
+    return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+
+
+def _compiled() -> tuple[ModuleType | None, str]:
+    """The compiled module if it is built from this ``dp.py``, and why not."""
+    try:
+        mod = importlib.import_module(f"{__package__}.{NAME}")
+    except ImportError:
+        return None, "not built"
+    if getattr(mod, "SOURCE_DIGEST", None) != source_digest():
+        return None, "built from another dp.py"
+    return mod, "compiled"
+
+
+def load() -> tuple[ModuleType, str]:
+    """The programme :func:`engine.solver.solve` runs, and a word on which:
+    ``"compiled"`` or ``"interpreted (why)"``.
+
+    :raises ImportError: ``TABLEKEEPER_SOLVER=compiled`` and no current build.
+    :raises ValueError: ``TABLEKEEPER_SOLVER`` is none of :data:`CHOICES`.
+    """
+    from . import dp
+
+    choice = os.environ.get(ENV, "auto") or "auto"
+    if choice not in CHOICES:
+        raise ValueError(f"{ENV}={choice!r}: expected one of {', '.join(CHOICES)}")
+    if choice == "python":
+        return dp, "interpreted (asked for)"
+    mod, why = _compiled()
+    if mod is not None:
+        return mod, why
+    if choice == "compiled":
+        raise ImportError(f"{ENV}=compiled but the compiled solver is {why}: "
+                          "run bin/setup (or python -m engine.solver.build build)")
+    return dp, f"interpreted ({why})"
