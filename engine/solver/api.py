@@ -6,8 +6,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import EngineError
-from ..melds import canonical, meld_kind, meld_tiles, slot_tile
-from ..tiles import JOKER, STANDARD, TILES, TileSet, counts_of, parse_tiles, tileset as _tileset
+from ..melds import canonical, meld_kind, slot_tile
+from ..tiles import JOKER, TILES, TileSet, counts_of, parse_tiles, tileset as _tileset
 from . import core
 
 
@@ -114,7 +114,7 @@ def divide(tiles, *, tileset="standard") -> list[tuple] | None:
     plan = core.dp.feasible(counts, [0] * 52, jokers, 0)
     if plan is None:
         return None
-    melds, _ = core.build_melds(plan, counts, [0] * 52)
+    melds, _ = core.build_melds(plan)
     return melds
 
 
@@ -264,7 +264,7 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
                               threshold=initial_meld_threshold(rs))
         if plan is None or plan.score == 0:
             return Solution(0, 0, [], list(table_arrangement), 0 if old is not None else None)
-        melds, used = core.build_melds(plan, zero, cand)
+        melds, used = core.build_melds(plan)
         return _solution(used, plan.jokers_used, list(table_arrangement) + melds,
                          0 if old is not None else None)
     locked: list[tuple] = []
@@ -291,21 +291,14 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     order = core.colour_order(tcounts, cand)
     tp, cp = core.permute(tcounts, order), core.permute(cand, order)
     wp = None if weights is None else core.permute(weights, order)
-    if core.reversed_is_better(tp, cp, jt):
+    mirrored = core.reversed_is_better(tp, cp, jt)
+    if mirrored:
         # solved with the numbers reversed (the candidates come early)
         tp, cp = core.mirror(tp), core.mirror(cp)
         wp = core.MIRRORED_VALUES if wp is None else core.mirror(wp)
-        plan = core.best_plan(tp, cp, jt, jr, weights=wp)
-        assert plan is not None
-        melds, used = core.build_melds(plan, tp, cp)
-        melds = [core.mirror_meld(m) for m in melds]
-        used = core.mirror(used)
-    else:
-        plan = core.best_plan(tp, cp, jt, jr, weights=wp)
-        assert plan is not None
-        melds, used = core.build_melds(plan, tp, cp)
-    melds = [core.unpermute_meld(m, order) for m in melds]
-    used = core.unpermute(used, order)
+    plan = core.best_plan(tp, cp, jt, jr, weights=wp)
+    assert plan is not None  # the table divides: placing nothing is a plan
+    melds, used = core.build_melds(plan, order, mirrored)
     if mode == "keep":
         restored = _restore_jokers(melds, stand_slots)
         if restored is None:

@@ -1093,3 +1093,109 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     surplus = min(jtot - jused, last >> _CAP_SHIFT & 7) if lazy else 0
     score += (jused + surplus - jt) * (BIG + JOKER_VALUE)
     return Plan(score, jused + surplus, steps, surplus, lazy)
+
+
+# Slot codes of engine.melds (kept equal by tests/engine/test_solver_passes):
+# a joker in a run, in the place of tile code t, is RUN_JOKER + t; in a group
+# of number index n, GROUP_JOKER + n.
+RUN_JOKER: Final = 53
+GROUP_JOKER: Final = 105
+
+
+def lay_out(plan: Plan, order: list[int], mirrored: bool
+            ) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Replay ``plan`` (found with the colours renamed by ``order`` - colour
+    ``order[k]`` solved as ``k`` - and, when ``mirrored``, the numbers
+    reversed) into melds of the original position,
+    each in the canonical order of ``engine.melds.canonical`` (runs ascending,
+    groups by colour with jokers last), and the counts of rack tiles placed
+    (original codes). The plan's surplus jokers are not laid (see
+    ``core.add_joker``)."""
+    melds: list[tuple[int, ...]] = []
+    used = [0] * 52
+    open_runs: list[list[tuple[int, list[int]]]] = [[], [], [], []]
+    # a code of the solved position -> the original's
+    back = [0] * 52
+    for k in range(4):
+        for n in range(13):
+            back[k * 13 + n] = order[k] * 13 + (12 - n if mirrored else n)
+    for n in range(13):
+        step = plan.steps[n]
+        g: int = step[0]
+        jg: int = step[1]
+        per_colour = step[2]
+        mode = mode_at(plan.lazy, n)
+        group_tiles: list[int] = []
+        for c in range(4):
+            opt = per_colour[c][0]
+            old_ms: int = per_colour[c][1]
+            code = c * 13 + n
+            u: int = opt[3]
+            used[back[code]] += u
+            runs = open_runs[c]
+            if not opt[0] and not opt[1] and not runs:
+                continue  # nothing of this colour here
+            recipe = opt[4]
+            acts = recipe[0]
+            new_r: int = recipe[1]
+            new_j: int = recipe[2]
+            y: int = opt[1]
+            if len(runs) > 1:
+                runs.sort(key=_first)
+            kinds = tuple([r[0] for r in runs])
+            if kinds != MS_LIST[old_ms]:
+                raise AssertionError("plan replay out of step")
+            orig = back[code]
+            nxt: list[tuple[int, list[int]]] = []
+            for i in range(len(runs)):
+                kind, slots = runs[i]
+                act: int = acts[i]
+                if act == 0:
+                    melds.append(_run_meld(slots, mirrored))
+                elif act == 1:
+                    slots.append(orig)
+                    nxt.append((_grow(kind, True, mode), slots))
+                else:
+                    slots.append(RUN_JOKER + orig)
+                    nxt.append((_grow(kind, False, mode), slots))
+            for _ in range(new_r):
+                nxt.append((N1, [orig]))
+            for _ in range(new_j):
+                nxt.append((P1, [RUN_JOKER + orig]))
+            open_runs[c] = nxt
+            for _ in range(y):
+                group_tiles.append(orig)
+        if g:
+            group_tiles.sort()
+            groups: list[list[int]] = [[] for _ in range(g)]
+            for i in range(len(group_tiles)):
+                groups[i % g].append(group_tiles[i])
+            joker = GROUP_JOKER + (12 - n if mirrored else n)
+            left = jg
+            for grp in groups:
+                while len(grp) < 3 and left:
+                    grp.append(joker)
+                    left -= 1
+            for grp in groups:
+                if left and len(grp) < 4:
+                    grp.append(joker)
+                    left -= 1
+            if left:
+                raise AssertionError("plan replay: jokers left over in groups")
+            for grp in groups:
+                melds.append(tuple(grp))
+    for c in range(4):
+        for kind, slots in open_runs[c]:
+            melds.append(_run_meld(slots, mirrored))
+    return melds, used
+
+
+def _first(run: tuple[int, list[int]]) -> int:
+    return run[0]
+
+
+def _run_meld(slots: list[int], mirrored: bool) -> tuple[int, ...]:
+    """A run's slots, laid in the order of the numbers solved, ascending."""
+    if mirrored:
+        slots.reverse()
+    return tuple(slots)
