@@ -97,6 +97,7 @@ def _divisible(counts: list[int], jokers: int) -> bool:
     return got
 
 
+@core.gc_paused()
 def divide(tiles, *, tileset="standard") -> list[tuple] | None:
     """A division of ``tiles`` into valid groups and runs, or ``None`` if
     there is none (the dispute "was the table valid").
@@ -205,6 +206,7 @@ def _unsettled(m: tuple) -> bool:
     return any(s >= 52 and len(joker_candidates(m, k)) > 1 for k, s in enumerate(m))
 
 
+@core.gc_paused()
 def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
           tileset="standard", table_melds=None,
           fewest_moves: bool = False, weights=None) -> Solution:

@@ -3,6 +3,7 @@ loss budget, and turning a plan into melds."""
 
 from __future__ import annotations
 
+import functools
 import gc
 
 from ..melds import GROUP_JOKER, RUN_JOKER, canonical
@@ -53,24 +54,40 @@ DFS_LIMIT = 1000  # states; past it the shortcut gives way to the programme
 # tables of 20-60: 13 of 159 positions over 0.5, 3 of 104 over 0.7) and a
 # failed search costs one to three milliseconds
 DFS_SHARE = 0.5
-BEAM = 32  # states per layer in the heuristic pass
+BEAM = 8  # states between numbers in the heuristic pass (dp.BEAM_INNER: inside)
 
 
+class gc_paused:
+    """Pause the garbage collector for a solve (as a context manager or a
+    decorator): the programme allocates tens of thousands of short-lived
+    tuples a solve, none in a reference cycle, and the collections they
+    set off cost 10-20% of a solve (measured on standard tables of 20 and
+    XP tables of 40). Nested uses and threads leave it as they found it:
+    only the use that paused it starts it again."""
+
+    def __enter__(self):
+        self.paused = gc.isenabled()
+        if self.paused:
+            gc.disable()
+
+    def __exit__(self, *exc):
+        if self.paused:
+            gc.enable()
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapper(*args, **kwargs):
+            with gc_paused():
+                return fn(*args, **kwargs)
+        return wrapper
+
+
+@gc_paused()
 def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
               threshold: int = 0, weights: list[int] | None = None) -> dp.Plan | None:
     """The optimal plan (:func:`_best_plan`), with the garbage collector
-    paused: the programme allocates tens of thousands of short-lived tuples
-    a solve, none in a reference cycle, and the collections they set off
-    cost 10-20% of a solve (measured on standard tables of 20 and XP
-    tables of 40)."""
-    paused = gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        return _best_plan(table, rack, jt, jr, threshold, weights)
-    finally:
-        if paused:
-            gc.enable()
+    paused (:class:`gc_paused`)."""
+    return _best_plan(table, rack, jt, jr, threshold, weights)
 
 
 def _best_plan(table: list[int], rack: list[int], jt: int, jr: int,

@@ -543,6 +543,11 @@ PRUNE = True
 PRUNE_MIN = 2  # layers of fewer states are not worth comparing
 
 
+# the heuristic pass keeps up to BEAM_INNER times its width inside a number
+# (0: every state); the width itself between numbers
+BEAM_INNER = 4
+
+
 def _best(layer: dict[int, tuple], beam: int) -> dict[int, tuple]:
     """The ``beam`` states of ``layer`` with the best scores."""
     return dict(sorted(layer.items(), key=lambda kv: (-kv[1][0], kv[0] >> _J_SHIFT & 0xF))[:beam])
@@ -622,6 +627,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     jtot = jt + jr
     cand_total = sum(rack) + jr
     joker_value = JOKER_VALUE if weights is None else weights[52]
+    inner = beam * BEAM_INNER
     lims = limits(table, rack, jtot)
     # rest[i]: the most score the candidates after position i (number-major,
     # colour-minor) could still add, jokers included
@@ -767,8 +773,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                         old = nxt.get(k2)
                         if old is None or old[0] < sc:
                             nxt[k2] = (sc, key, opt)
-                if beam and len(nxt) > beam:
-                    nxt = _best(nxt, beam)
+                if beam and inner and len(nxt) > inner:
+                    nxt = _best(nxt, inner)
                 steps.append(nxt)
                 cur2 = nxt
                 continue
