@@ -540,7 +540,8 @@ WIDE_PRUNE = 40
 
 
 PRUNE = True
-PRUNE_MIN = 2  # layers of fewer states are not worth comparing
+PRUNE_MIN = 8  # layers of no more states are not worth comparing
+BEAM_PRUNE_MIN = 16  # the same in the heuristic pass (which keeps BEAM states)
 
 
 # the heuristic pass keeps up to BEAM_INNER times its width inside a number
@@ -859,7 +860,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         cur = {k: v[0] for k, v in done.items()}
         if _DEBUG:
             print(n, [len(s) if s is not None else "=" for s in steps], end=" ")
-        if PRUNE and len(cur) > PRUNE_MIN:
+        if PRUNE and len(cur) > (BEAM_PRUNE_MIN if beam else PRUNE_MIN):
             cur = _prune(cur, full)
         if beam and len(cur) > beam:
             cur = dict(sorted(cur.items(), key=lambda kv: (-kv[1], kv[0] >> _J_SHIFT & 0xF))[:beam])
