@@ -472,14 +472,20 @@ def _prune(states: dict[int, int], full: int) -> dict[int, int]:
             m3 = key >> 36 & _MASK8
             cp = key >> _CAP_SHIFT & 7
             jn = key >> _J_SHIFT & 0xF
+            s0 = m0 << 12
+            s1 = m1 << 12
+            s2 = m2 << 12
+            s3 = m3 << 12
             for k0, k1, k2, k3, kc, kj in kept:
-                if (pairs[k0 | m0] and pairs[k1 | m1]
-                        and pairs[k2 | m2] and pairs[k3 | m3]
-                        and ((kj == jn and kc >= cp) or (kj <= jn and kc == full))):
+                # the jokers first, then per colour: the same multiset, or
+                # one that dominates it (looked up)
+                if ((kj == jn and kc >= cp) or (kj <= jn and kc == full)) and (
+                        (k0 == s0 or pairs[k0 | m0]) and (k1 == s1 or pairs[k1 | m1])
+                        and (k2 == s2 or pairs[k2 | m2]) and (k3 == s3 or pairs[k3 | m3])):
                     break
             else:
                 if len(kept) < width:
-                    kept.append((m0 << 12, m1 << 12, m2 << 12, m3 << 12, cp, jn))
+                    kept.append((s0, s1, s2, s3, cp, jn))
                 out[key] = score
     return out
 
@@ -625,6 +631,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         budget exists (with ``beam``: none was found; with ``floor``: none
         reaching it).
     """
+    key: int  # a state (the programme's ints, typed for the compiled build)
+    k2: int
     jtot = jt + jr
     cand_total = sum(rack) + jr
     joker_value = JOKER_VALUE if weights is None else weights[52]
@@ -671,7 +679,9 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         number = n + 1
         mode = mode_at(lazy, n)
         steps: list[Any] = []
-        cur2: dict[int, tuple[int, int, Any]] = {k: (v, k, None) for k, v in cur.items()}
+        # (keys typed Any: the compiled build boxes each key once, not at
+        # every lookup and store)
+        cur2: dict[Any, tuple[int, Any, Any]] = {k: (v, k, None) for k, v in cur.items()}
         cand_before = placed_cand
         for c in range(4):
             gain_unit = BIG + (number if weights is None else weights[c * 13 + n])
@@ -685,14 +695,14 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             # passed this cut)
             idle = not a and not b and (mode == LAZY or not jtot or not lim & 2)
             if idle:
-                for key in cur2:
-                    if key >> sh & _MASK8:
+                for k in cur2:
+                    if k >> sh & _MASK8:
                         break
                 else:
                     steps.append(None)
                     continue
             clear = ~(_MASK8 << sh)
-            nxt: dict[int, tuple[int, int, Any]] = {}
+            nxt: dict[Any, tuple[int, Any, Any]] = {}
             min_sc = -1 if budget is None else (cand_before - budget) << 16
             if floor:
                 min_sc = max(min_sc, floor - rest[n * 4 + c])
@@ -722,12 +732,13 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                         g_near = glob.get(gk)
                         if g_near is None:
                             g_near = glob[gk] = {}
-                for key, val in cur2.items():
+                for key_o, val in cur2.items():
+                    key = key_o
                     score: int = val[0]
                     msid: int = key >> sh & _MASK8
                     if idle and not msid:
-                        if nxt.get(key, _NONE)[0] < score:
-                            nxt[key] = (score, key, _EMPTY_OPT)
+                        if nxt.get(key_o, _NONE)[0] < score:
+                            nxt[key_o] = (score, key_o, _EMPTY_OPT)
                         continue
                     jleft = jtot - (key >> _J_SHIFT & 0xF)
                     ymax = key >> _G_SHIFT & 0xF
@@ -771,9 +782,10 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                             k2 += (y - ymax) << _G_SHIFT
                         if setcap:
                             k2 = (k2 & _NOCAP) | full_cap
-                        old = nxt.get(k2)
+                        k2o: Any = k2
+                        old = nxt.get(k2o)
                         if old is None or old[0] < sc:
-                            nxt[k2] = (sc, key, opt)
+                            nxt[k2o] = (sc, key_o, opt)
                 if beam and inner and len(nxt) > inner:
                     nxt = _best(nxt, inner)
                 steps.append(nxt)
@@ -788,7 +800,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 room = (key >> _Y_SHIFT & 0x3F) + later + jtot - jused
                 base = key & clear
                 for opt in colour_options(msid, a, b, jtot - jused, mode, lim):
-                    new, y, j, u, recipe = opt
+                    opt_t: tuple[int, int, int, int, Any] = opt
+                    new, y, j, u, recipe = opt_t
                     sc = score + u * gain_unit
                     if sc < min_sc:
                         break
@@ -808,8 +821,9 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             cur2 = nxt
         placed_cand = cand_before
         # close the number: groups and their jokers
-        done: dict[int, Any] = {}
-        for key, val in cur2.items():
+        done: dict[Any, tuple[int, Any, int, int]] = {}
+        for key_o, val in cur2.items():
+            key = key_o
             score = val[0]
             jused = key >> _J_SHIFT & 0xF
             ymax = key >> _G_SHIFT & 0xF
@@ -817,10 +831,10 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             mv = key >> _MV_SHIFT if mv_cap else 0
             base = key & low_mask
             if total_y == 0:
-                k2 = base | jused << _J_SHIFT | mv << _MV_SHIFT
-                od = done.get(k2)
+                k2o = base | jused << _J_SHIFT | mv << _MV_SHIFT
+                od = done.get(k2o)
                 if od is None or od[0] < score:
-                    done[k2] = (score, key, 0, 0)
+                    done[k2o] = (score, key_o, 0, 0)
                 continue
             jleft = jtot - jused
             if lazy:
@@ -837,11 +851,11 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                     else:
                         g3 = g
                     cap2 = min(jtot, cap + g3)
-                    k2 = (base & ~(7 << _CAP_SHIFT)) | cap2 << _CAP_SHIFT \
+                    k2o = (base & ~(7 << _CAP_SHIFT)) | cap2 << _CAP_SHIFT \
                         | (jused + jg) << _J_SHIFT
-                    od = done.get(k2)
+                    od = done.get(k2o)
                     if od is None or od[0] < score:
-                        done[k2] = (score, key, g, jg)
+                        done[k2o] = (score, key_o, g, jg)
                 continue
             for jg in range(0, jleft + 1):
                 t = total_y + jg
@@ -852,9 +866,10 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                 k2 = base | (jused + jg) << _J_SHIFT
                 if mv_cap:
                     k2 |= min(mv_cap, mv + t * number) << _MV_SHIFT
-                od = done.get(k2)
+                k2o = k2
+                od = done.get(k2o)
                 if od is None or od[0] < score:
-                    done[k2] = (score, key, g_lo, jg)
+                    done[k2o] = (score, key_o, g_lo, jg)
         steps.append(done)
         back.append(steps)
         cur = {k: v[0] for k, v in done.items()}
