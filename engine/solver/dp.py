@@ -953,149 +953,12 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
 
     :raises SearchLimit: more than ``limit`` states visited (when given).
     """
+    search = _DepthFirst(table, rack, jt, jr, -1 if limit is None else limit)
+    if not search.rec(0, 0, 0, budget):
+        return None
     jtot = jt + jr
     lazy = jtot > 0
-    full = min(jtot, 7)
-    full_cap = full << _CAP_SHIFT
-    low_mask = (1 << _J_SHIFT) - 1
-    dead: dict[int, int] = {}  # (key, n, stage) packed -> largest failed slack
-    lims = limits(table, rack, jtot)
-    path: list = []
-    modes = [mode_at(lazy, n) for n in range(13)]
-    # codes with no tile where no joker may start a run (see run_dp)
-    idle = [not table[i] and not rack[i]
-            and (modes[i % 13] == LAZY or not jtot or not lims[i] & 2)
-            for i in range(52)]
-    ahead_need = _ahead_table(table, rack)
-    later = _later(table, rack, lims)
-
-    def close_options(key):
-        jused = key >> _J_SHIFT & 0xF
-        ymax = key >> _G_SHIFT & 0xF
-        total_y = key >> _Y_SHIFT & 0x3F
-        base = key & low_mask
-        if total_y == 0:
-            yield base | jused << _J_SHIFT, 0, 0
-            return
-        jleft = jtot - jused
-        if lazy:
-            cap = key >> _CAP_SHIFT & 7
-            for g in range(max(ymax, (total_y + 3) // 4), total_y + 1):
-                jg = 3 * g - total_y
-                if jg > jleft:
-                    break
-                if jg < 0:
-                    jg = 0
-                    g3 = 4 * g - total_y
-                else:
-                    g3 = g
-                cap2 = min(jtot, cap + g3)
-                yield ((base & ~(7 << _CAP_SHIFT)) | cap2 << _CAP_SHIFT
-                       | (jused + jg) << _J_SHIFT), g, jg
-            return
-        for jg in range(0, jleft + 1):
-            t = total_y + jg
-            g_lo = max(ymax, (t + 3) // 4)
-            if g_lo <= min(total_y, t // 3):
-                yield base | (jused + jg) << _J_SHIFT, g_lo, jg
-
-    def final_ok(key, slack) -> bool:
-        for c in range(4):
-            if not closable_at_end(key >> _SHIFT[c] & _MASK8):
-                return False
-        jused = key >> _J_SHIFT & 0xF
-        surplus = min(jtot - jused, key >> _CAP_SHIFT & 7) if lazy else 0
-        return jused + surplus >= jt and jtot - jused - surplus <= slack
-
-    visits = [0]
-    # per number: the states between numbers that failed, as (run multisets
-    # shifted for _DOM, jokers used, room, slack); a state that one of
-    # them dominates (see _prune) with no more slack fails too
-    failed: list[list[tuple]] = [[] for _ in range(14)]
-    fullv = full if lazy else -1
-    dom = _DOM
-
-    def failed_before(n: int, key: int, slack: int) -> bool:
-        lst = failed[n]
-        if not lst:
-            return False
-        m0 = key & _MASK8
-        m1 = key >> 12 & _MASK8
-        m2 = key >> 24 & _MASK8
-        m3 = key >> 36 & _MASK8
-        jn = key >> _J_SHIFT & 0xF
-        cp = key >> _CAP_SHIFT & 7
-        for k0, k1, k2, k3, kj, kc, ks in lst:
-            if ks < slack or not ((kj == jn and kc >= cp) or (kj <= jn and kc == fullv)):
-                continue
-            if dom[k0 | m0] and dom[k1 | m1] and dom[k2 | m2] and dom[k3 | m3]:
-                return True
-        return False
-
-    def rec(n: int, c: int, key: int, slack: int) -> bool:
-        tag = (key << 8) | (n << 3) | c
-        if dead.get(tag, -1) >= slack:
-            return False
-        if limit is not None:
-            visits[0] += 1
-            if visits[0] > limit:
-                raise SearchLimit()
-        if c == 4:
-            for k2, g, jg in close_options(key):
-                if n == 12:
-                    if final_ok(k2, slack):
-                        path.append((g, jg, k2))
-                        return True
-                    continue
-                if DFS_DOMINANCE and failed_before(n + 1, k2, slack):
-                    continue
-                if rec(n + 1, 0, k2, slack):
-                    path.append((g, jg, k2))
-                    return True
-                if DFS_DOMINANCE:
-                    failed[n + 1].append((
-                        (k2 & _MASK8) << 12, (k2 >> 12 & _MASK8) << 12,
-                        (k2 >> 24 & _MASK8) << 12, (k2 >> 36 & _MASK8) << 12,
-                        k2 >> _J_SHIFT & 0xF, k2 >> _CAP_SHIFT & 7, slack))
-            dead[tag] = slack
-            return False
-        i = c * 13 + n
-        b = rack[i]
-        sh = _SHIFT[c]
-        msid = key >> sh & _MASK8
-        jused = key >> _J_SHIFT & 0xF
-        ymax = key >> _G_SHIFT & 0xF
-        room = (key >> _Y_SHIFT & 0x3F) + later[n][c] + jtot - jused
-        if idle[i] and not msid:
-            # nothing of this colour here, nothing open: one way on
-            if 3 * ymax <= room and rec(n, c + 1, key, slack):
-                path.append((_EMPTY_OPT, 0))
-                return True
-            dead[tag] = slack
-            return False
-        base = key & ~(_MASK8 << sh)
-        for opt in colour_options(msid, table[i], b, jtot - jused, modes[n], lims[i]):
-            new, y, j, u, recipe = opt
-            s2 = slack - (b - u)
-            if s2 < 0:
-                continue
-            if 3 * (y if y > ymax else ymax) > room + y - j:
-                continue  # too few tiles left for the groups
-            if ahead_need(new, c, n) > jtot - jused - j:
-                continue  # too few tiles and jokers ahead for the open runs
-            k2 = (base | new << sh) + (j << _J_SHIFT) + (y << _Y_SHIFT)
-            if y > ymax:
-                k2 += (y - ymax) << _G_SHIFT
-            if lazy and new:
-                k2 = (k2 & ~(7 << _CAP_SHIFT)) | full_cap
-            if rec(n, c + 1, k2, s2):
-                path.append((opt, msid))
-                return True
-        dead[tag] = slack
-        return False
-
-    if not rec(0, 0, 0, budget):
-        return None
+    path = search.path
     path.reverse()
     steps = []
     i = 0
@@ -1115,6 +978,175 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     surplus = min(jtot - jused, last >> _CAP_SHIFT & 7) if lazy else 0
     score += (jused + surplus - jt) * (BIG + JOKER_VALUE)
     return Plan(score, jused + surplus, steps, surplus, lazy)
+
+
+class _DepthFirst:
+    """The search of :func:`feasible` (its steps are methods, which the
+    compiled build calls directly)."""
+
+    def __init__(self, table: list[int], rack: list[int], jt: int, jr: int,
+                 limit: int) -> None:
+        jtot = jt + jr
+        self.table = table
+        self.rack = rack
+        self.jt = jt
+        self.jtot = jtot
+        self.lazy = jtot > 0
+        full = min(jtot, 7)
+        self.full_cap = full << _CAP_SHIFT
+        self.fullv = full if self.lazy else -1
+        self.low_mask = (1 << _J_SHIFT) - 1
+        # (key, n, stage) packed -> largest slack it failed with
+        self.dead: dict[int, int] = {}
+        lims = limits(table, rack, jtot)
+        self.lims = lims
+        self.path: list[Any] = []
+        modes = [mode_at(self.lazy, n) for n in range(13)]
+        self.modes = modes
+        # codes with no tile where no joker may start a run (see run_dp)
+        self.idle = [not table[i] and not rack[i]
+                     and (modes[i % 13] == LAZY or not jtot or not lims[i] & 2)
+                     for i in range(52)]
+        self.ahead_need: Any = _ahead_table(table, rack)
+        self.later = _later(table, rack, lims)
+        self.limit = limit
+        self.visits = 0
+        # per number: the states between numbers that failed, as (run
+        # multisets shifted for _DOM, jokers used, room, slack); a state
+        # that one of them dominates (see _prune) with no more slack fails too
+        self.failed: list[list[tuple[int, int, int, int, int, int, int]]] = [
+            [] for _ in range(14)]
+
+    def close_options(self, key: int) -> list[tuple[int, int, int]]:
+        """The ways to close a number: (key after, groups, jokers in them)."""
+        jtot = self.jtot
+        jused = key >> _J_SHIFT & 0xF
+        ymax = key >> _G_SHIFT & 0xF
+        total_y = key >> _Y_SHIFT & 0x3F
+        base = key & self.low_mask
+        if total_y == 0:
+            return [(base | jused << _J_SHIFT, 0, 0)]
+        out: list[tuple[int, int, int]] = []
+        jleft = jtot - jused
+        if self.lazy:
+            cap = key >> _CAP_SHIFT & 7
+            for g in range(max(ymax, (total_y + 3) // 4), total_y + 1):
+                jg = 3 * g - total_y
+                if jg > jleft:
+                    break
+                if jg < 0:
+                    jg = 0
+                    g3 = 4 * g - total_y
+                else:
+                    g3 = g
+                cap2 = min(jtot, cap + g3)
+                out.append((((base & ~(7 << _CAP_SHIFT)) | cap2 << _CAP_SHIFT
+                             | (jused + jg) << _J_SHIFT), g, jg))
+            return out
+        for jg in range(0, jleft + 1):
+            t = total_y + jg
+            g_lo = max(ymax, (t + 3) // 4)
+            if g_lo <= min(total_y, t // 3):
+                out.append((base | (jused + jg) << _J_SHIFT, g_lo, jg))
+        return out
+
+    def final_ok(self, key: int, slack: int) -> bool:
+        for c in range(4):
+            if not closable_at_end(key >> _SHIFT[c] & _MASK8):
+                return False
+        jtot = self.jtot
+        jused = key >> _J_SHIFT & 0xF
+        surplus = min(jtot - jused, key >> _CAP_SHIFT & 7) if self.lazy else 0
+        return jused + surplus >= self.jt and jtot - jused - surplus <= slack
+
+    def failed_before(self, n: int, key: int, slack: int) -> bool:
+        lst = self.failed[n]
+        if not lst:
+            return False
+        m0 = key & _MASK8
+        m1 = key >> 12 & _MASK8
+        m2 = key >> 24 & _MASK8
+        m3 = key >> 36 & _MASK8
+        jn = key >> _J_SHIFT & 0xF
+        cp = key >> _CAP_SHIFT & 7
+        fullv = self.fullv
+        dom = _DOM
+        for k0, k1, k2, k3, kj, kc, ks in lst:
+            if ks < slack or not ((kj == jn and kc >= cp) or (kj <= jn and kc == fullv)):
+                continue
+            if dom[k0 | m0] and dom[k1 | m1] and dom[k2 | m2] and dom[k3 | m3]:
+                return True
+        return False
+
+    def rec(self, n: int, c: int, key: int, slack: int) -> bool:
+        tag = (key << 8) | (n << 3) | c
+        if self.dead.get(tag, -1) >= slack:
+            return False
+        if self.limit >= 0:
+            self.visits += 1
+            if self.visits > self.limit:
+                raise SearchLimit()
+        path = self.path
+        if c == 4:
+            for k2, g, jg in self.close_options(key):
+                if n == 12:
+                    if self.final_ok(k2, slack):
+                        path.append((g, jg, k2))
+                        return True
+                    continue
+                if DFS_DOMINANCE and self.failed_before(n + 1, k2, slack):
+                    continue
+                if self.rec(n + 1, 0, k2, slack):
+                    path.append((g, jg, k2))
+                    return True
+                if DFS_DOMINANCE:
+                    self.failed[n + 1].append((
+                        (k2 & _MASK8) << 12, (k2 >> 12 & _MASK8) << 12,
+                        (k2 >> 24 & _MASK8) << 12, (k2 >> 36 & _MASK8) << 12,
+                        k2 >> _J_SHIFT & 0xF, k2 >> _CAP_SHIFT & 7, slack))
+            self.dead[tag] = slack
+            return False
+        i = c * 13 + n
+        b = self.rack[i]
+        sh = _SHIFT[c]
+        msid = key >> sh & _MASK8
+        jtot = self.jtot
+        jused = key >> _J_SHIFT & 0xF
+        ymax = key >> _G_SHIFT & 0xF
+        later: int = self.later[n][c]
+        room = (key >> _Y_SHIFT & 0x3F) + later + jtot - jused
+        if self.idle[i] and not msid:
+            # nothing of this colour here, nothing open: one way on
+            if 3 * ymax <= room and self.rec(n, c + 1, key, slack):
+                path.append((_EMPTY_OPT, 0))
+                return True
+            self.dead[tag] = slack
+            return False
+        base = key & ~(_MASK8 << sh)
+        lazy = self.lazy
+        ahead_need = self.ahead_need
+        for opt in colour_options(msid, self.table[i], b, jtot - jused, self.modes[n],
+                                  self.lims[i]):
+            opt_t: tuple[int, int, int, int, Any] = opt
+            new, y, j, u, recipe = opt_t
+            s2 = slack - (b - u)
+            if s2 < 0:
+                continue
+            if 3 * (y if y > ymax else ymax) > room + y - j:
+                continue  # too few tiles left for the groups
+            need: int = ahead_need(new, c, n)
+            if need > jtot - jused - j:
+                continue  # too few tiles and jokers ahead for the open runs
+            k2 = (base | new << sh) + (j << _J_SHIFT) + (y << _Y_SHIFT)
+            if y > ymax:
+                k2 += (y - ymax) << _G_SHIFT
+            if lazy and new:
+                k2 = (k2 & ~(7 << _CAP_SHIFT)) | self.full_cap
+            if self.rec(n, c + 1, k2, s2):
+                path.append((opt, msid))
+                return True
+        self.dead[tag] = slack
+        return False
 
 
 # Slot codes of engine.melds (kept equal by tests/engine/test_solver_passes):
