@@ -427,9 +427,9 @@ def ms_dominates(i: int, j: int) -> bool:
 PRUNE_WIDTH = 256
 
 
-def _prune_order(item: tuple[int, int]) -> tuple[int, int]:
+def _prune_order(item: tuple[int, int]) -> int:
     """Best score first; among equal scores, fewest jokers used first."""
-    return -item[0], item[1] >> _J_SHIFT & 0xF
+    return -item[0] << 4 | item[1] >> _J_SHIFT & 0xF
 
 
 def _prune(states: dict[int, int], full: int) -> dict[int, int]:
@@ -557,7 +557,7 @@ BEAM_INNER = 4
 
 def _best(layer: dict[int, tuple], beam: int) -> dict[int, tuple]:
     """The ``beam`` states of ``layer`` with the best scores."""
-    return dict(sorted(layer.items(), key=lambda kv: (-kv[1][0], kv[0] >> _J_SHIFT & 0xF))[:beam])
+    return dict(sorted(layer.items(), key=lambda kv: -kv[1][0] << 4 | kv[0] >> _J_SHIFT & 0xF)[:beam])
 
 
 def limits(table: list[int], rack: list[int], jokers: int) -> list[int]:
@@ -878,7 +878,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         if PRUNE and len(cur) > (BEAM_PRUNE_MIN if beam else PRUNE_MIN):
             cur = _prune(cur, full)
         if beam and len(cur) > beam:
-            cur = dict(sorted(cur.items(), key=lambda kv: (-kv[1], kv[0] >> _J_SHIFT & 0xF))[:beam])
+            cur = dict(sorted(cur.items(), key=lambda kv: -kv[1] << 4 | kv[0] >> _J_SHIFT & 0xF)[:beam])
         if _DEBUG:
             print(len(cur))
         if not cur:
