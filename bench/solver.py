@@ -13,6 +13,7 @@ worst time of both and the ratios.
     .venv/bin/python bench/solver.py            # default run, about 2 minutes
     .venv/bin/python bench/solver.py --quick    # a CI-sized run
     .venv/bin/python bench/solver.py --per-size 40 --seed other
+    .venv/bin/python bench/solver.py --sizes standard:20,xp:0
 """
 
 from __future__ import annotations
@@ -160,8 +161,18 @@ def main(argv=None) -> int:
                     help="positions per size (default 16, quick 5; half on full XP tables)")
     ap.add_argument("--quick", action="store_true", help="a CI-sized run")
     ap.add_argument("--seed", default="bench-solver")
+    ap.add_argument("--sizes", default=None,
+                    help="only these set:table pairs (as standard:20,xp:40,standard:late); "
+                         "the positions drawn stay those of the whole run")
     args = ap.parse_args(argv)
     per_size = args.per_size or (5 if args.quick else 16)
+    only = None
+    if args.sizes:
+        known = {f"{nm}:{sz}" for nm, _, sz in SIZES}
+        only = set(args.sizes.split(","))
+        if only - known:
+            ap.error(f"--sizes: unknown {', '.join(sorted(only - known))} "
+                     f"(known: {', '.join(sorted(known))})")
     warm(solve)
     print(f"solver: {core.BUILD} (engine/solver/dp.py; see engine/solver/compiled.py)")
     print(f"{'set':9}{'table':>11}{'n':>4} | {'solver med':>10}{'worst':>9} | "
@@ -169,6 +180,8 @@ def main(argv=None) -> int:
     all_ratios, std_worst, mismatches, total, capped_total = [], 0.0, 0, 0, 0
     t_start = time.perf_counter()
     for name, ts, size, draws in sizes(args.seed, per_size):
+        if only is not None and f"{name}:{size}" not in only:
+            continue
         per = len(draws)
         dp_times, ilp_times, tiles = [], [], []
         capped = 0

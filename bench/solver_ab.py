@@ -10,6 +10,10 @@ the ratio of medians (earlier / now: above 1 is faster now).
 
     .venv/bin/python bench/solver_ab.py HEAD~3
     .venv/bin/python bench/solver_ab.py 87b033c --sizes standard:0,standard:20,xp:40
+
+The exported revision runs its programme interpreted (its compiled build, if
+it had one, is not made); this tree runs its compiled build when current.
+``--interpreted`` runs this tree's interpreted too, comparing like with like.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import io
+import os
 import statistics
 import subprocess
 import sys
@@ -24,6 +29,9 @@ import tarfile
 import tempfile
 import time
 from pathlib import Path
+
+if "--interpreted" in sys.argv[1:]:
+    os.environ["TABLEKEEPER_SOLVER"] = "python"  # before engine.solver loads
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -65,6 +73,8 @@ def main(argv=None) -> int:
                     help="set:table pairs, as in bench/solver.py (table a number, full or late)")
     ap.add_argument("--per-size", type=int, default=16)
     ap.add_argument("--seed", default="bench-solver")
+    ap.add_argument("--interpreted", action="store_true",
+                    help="run this tree's programme interpreted, as the revision's runs")
     args = ap.parse_args(argv)
     sizes = []
     for item in args.sizes.split(","):
@@ -84,6 +94,8 @@ def main(argv=None) -> int:
         versions = (("then", then.solve), ("now", now.solve))
         for _, solve in versions:
             bench.warm(solve)
+        print(f"{args.rev}: {getattr(then.core, 'BUILD', 'interpreted')}; "
+              f"now: {getattr(now.core, 'BUILD', 'interpreted')}")
         print(f"{'set':9}{'table':>7}{'n':>4} | {args.rev + ' med':>14}{'mean':>8}{'worst':>8} | "
               f"{'now med':>8}{'mean':>8}{'worst':>8} | {'ratio':>6}")
         for name, size in sizes:
