@@ -54,7 +54,7 @@ DFS_LIMIT = 1000  # states; past it the shortcut gives way to the programme
 # tables of 20-60: 13 of 159 positions over 0.5, 3 of 104 over 0.7) and a
 # failed search costs one to three milliseconds
 DFS_SHARE = 0.5
-BEAM = 8  # states between numbers in the heuristic pass (dp.BEAM_INNER: inside)
+BEAM = 32  # states per layer in the heuristic pass
 
 
 class gc_paused:

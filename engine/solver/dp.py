@@ -546,13 +546,7 @@ WIDE_PRUNE = 40
 
 
 PRUNE = True
-PRUNE_MIN = 8  # layers of no more states are not worth comparing
-BEAM_PRUNE_MIN = 16  # the same in the heuristic pass (which keeps BEAM states)
-
-
-# the heuristic pass keeps up to BEAM_INNER times its width inside a number
-# (0: every state); the width itself between numbers
-BEAM_INNER = 4
+PRUNE_MIN = 2  # layers of fewer states are not worth comparing
 
 
 def _best(layer: dict[int, tuple], beam: int) -> dict[int, tuple]:
@@ -636,7 +630,6 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     jtot = jt + jr
     cand_total = sum(rack) + jr
     joker_value = JOKER_VALUE if weights is None else weights[52]
-    inner = beam * BEAM_INNER
     lims = limits(table, rack, jtot)
     # rest[i]: the most score the candidates after position i (number-major,
     # colour-minor) could still add, jokers included
@@ -786,8 +779,8 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                         old = nxt.get(k2o)
                         if old is None or old[0] < sc:
                             nxt[k2o] = (sc, key_o, opt)
-                if beam and inner and len(nxt) > inner:
-                    nxt = _best(nxt, inner)
+                if beam and len(nxt) > beam:
+                    nxt = _best(nxt, beam)
                 steps.append(nxt)
                 cur2 = nxt
                 continue
@@ -875,7 +868,7 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         cur = {k: v[0] for k, v in done.items()}
         if _DEBUG:
             print(n, [len(s) if s is not None else "=" for s in steps], end=" ")
-        if PRUNE and len(cur) > (BEAM_PRUNE_MIN if beam else PRUNE_MIN):
+        if PRUNE and len(cur) > PRUNE_MIN:
             cur = _prune(cur, full)
         if beam and len(cur) > beam:
             cur = dict(sorted(cur.items(), key=lambda kv: -kv[1] << 4 | kv[0] >> _J_SHIFT & 0xF)[:beam])
