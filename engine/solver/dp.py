@@ -42,7 +42,9 @@ these refinements:
   reach it are cut); :mod:`engine.solver.core` chooses them. A narrow
   ``beam`` pass gives the incumbent.
 
-Everything here is pure Python on ints; see ``docs/solver.md``.
+Everything here is pure Python on ints; ``bin/setup`` also compiles this
+module, as it is, with mypyc (:mod:`engine.solver.compiled`); see
+``docs/solver.md``.
 """
 
 from __future__ import annotations
