@@ -61,9 +61,10 @@ class gc_paused:
     """Pause the garbage collector for a solve (as a context manager or a
     decorator): the programme allocates tens of thousands of short-lived
     tuples a solve, none in a reference cycle, and the collections they
-    set off cost 10-20% of a solve (measured on standard tables of 20 and
-    XP tables of 40). Nested uses and threads leave it as they found it:
-    only the use that paused it starts it again."""
+    set off cost 2-5% of a solve's instructions (standard tables of 20, XP
+    tables of 40), more once other work has filled the older generations.
+    Nested uses and threads leave it as they found it: only the use that
+    paused it starts it again."""
 
     def __enter__(self):
         self.paused = gc.isenabled()
