@@ -155,6 +155,20 @@ def sizes(seed: str, per_size: int):
         yield name, ts, size, draws
 
 
+def parse_sizes(text: str) -> list[tuple[str, int | str]]:
+    """``"standard:20,xp:full"`` as ``[("standard", 20), ("xp", "full")]``.
+
+    :raises ValueError: an item that is not set:table, or no such class.
+    """
+    known = {f"{nm}:{sz}": (nm, sz) for nm, _, sz in SIZES}
+    out = []
+    for item in text.split(","):
+        if item not in known:
+            raise ValueError(f"--sizes: no class {item!r} (known: {', '.join(known)})")
+        out.append(known[item])
+    return out
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-size", type=int, default=None,
@@ -168,11 +182,10 @@ def main(argv=None) -> int:
     per_size = args.per_size or (5 if args.quick else 16)
     only = None
     if args.sizes:
-        known = {f"{nm}:{sz}" for nm, _, sz in SIZES}
-        only = set(args.sizes.split(","))
-        if only - known:
-            ap.error(f"--sizes: unknown {', '.join(sorted(only - known))} "
-                     f"(known: {', '.join(sorted(known))})")
+        try:
+            only = set(parse_sizes(args.sizes))
+        except ValueError as exc:
+            ap.error(str(exc))
     warm(solve)
     print(f"solver: {core.BUILD} (engine/solver/dp.py; see engine/solver/compiled.py)")
     print(f"{'set':9}{'table':>11}{'n':>4} | {'solver med':>10}{'worst':>9} | "
@@ -180,7 +193,7 @@ def main(argv=None) -> int:
     all_ratios, std_worst, mismatches, total, capped_total = [], 0.0, 0, 0, 0
     t_start = time.perf_counter()
     for name, ts, size, draws in sizes(args.seed, per_size):
-        if only is not None and f"{name}:{size}" not in only:
+        if only is not None and (name, size) not in only:
             continue
         per = len(draws)
         dp_times, ilp_times, tiles = [], [], []

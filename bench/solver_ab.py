@@ -76,16 +76,10 @@ def main(argv=None) -> int:
     ap.add_argument("--interpreted", action="store_true",
                     help="run this tree's programme interpreted, as the revision's runs")
     args = ap.parse_args(argv)
-    sizes = []
-    for item in args.sizes.split(","):
-        try:
-            name, size = item.split(":")
-        except ValueError:
-            ap.error(f"--sizes: {item!r} is not set:table")
-        known = {(nm, str(sz)) for nm, _, sz in bench.SIZES}
-        if (name, size) not in known:
-            ap.error(f"--sizes: no size {item!r} in bench/solver.py")
-        sizes.append((name, int(size) if size.isdigit() else size))
+    try:
+        sizes = bench.parse_sizes(args.sizes)
+    except ValueError as exc:
+        ap.error(str(exc))
     with tempfile.TemporaryDirectory() as tmp:
         export(args.rev, Path(tmp), "engine_then")
         sys.path.insert(0, tmp)

@@ -83,16 +83,8 @@ class gc_paused:
         return wrapper
 
 
-@gc_paused()
 def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
               threshold: int = 0, weights: list[int] | None = None) -> dp.Plan | None:
-    """The optimal plan (:func:`_best_plan`), with the garbage collector
-    paused (:class:`gc_paused`)."""
-    return _best_plan(table, rack, jt, jr, threshold, weights)
-
-
-def _best_plan(table: list[int], rack: list[int], jt: int, jr: int,
-               threshold: int = 0, weights: list[int] | None = None) -> dp.Plan | None:
     """The optimal plan.
 
     Without a threshold and with fewer than ``SMALL_TABLE`` tiles on the

@@ -951,8 +951,8 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     search = _DepthFirst(table, rack, jt, jr, -1 if limit is None else limit)
     if not search.rec(0, 0, 0, budget):
         return None
-    jtot = jt + jr
-    lazy = jtot > 0
+    jtot = search.jtot
+    lazy = search.lazy
     path = search.path
     path.reverse()
     steps = []
