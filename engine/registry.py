@@ -4,6 +4,10 @@ from __future__ import annotations
 
 from .errors import RuleOptionError
 
+#: The game families, one package each under ``engine/``; importing a
+#: family's package registers its variants. A new family adds its package here.
+FAMILIES: tuple[str, ...] = ("rummikub", "contract")
+
 VARIANTS: list[type] = []
 
 
@@ -14,15 +18,11 @@ def register(cls):
 
 
 def _load() -> None:
-    # Importing the family modules registers their variants.
+    """Import every family package listed in :data:`FAMILIES`."""
     import importlib
 
-    for name in ("engine.rummikub", "engine.contract"):
-        try:
-            importlib.import_module(name)
-        except ModuleNotFoundError as exc:  # a family not built yet
-            if exc.name != name:
-                raise
+    for family in FAMILIES:
+        importlib.import_module(f"{__package__}.{family}")
 
 
 def find_variant(name: str):

@@ -105,9 +105,11 @@ class DrainReport:
 
 
 def _celery():
-    from config.celery import app
+    # The project's app (config.celery), made current when Django loads the
+    # config package; games/ never imports config (the layers contract).
+    from celery import current_app
 
-    return app
+    return current_app
 
 
 def drain(limit: int = 1000) -> DrainReport:

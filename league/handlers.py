@@ -219,9 +219,9 @@ def tournament_autoplay_start(*, tournament: Tournament, all_ai: bool = True) ->
         run = task_waiting(key, AUTOPLAY_TASK)
         TaskRun.objects.filter(pk=run.pk).update(result={"all_ai": all_ai})
         outbox.enqueue(AUTOPLAY_TASK, [tournament.pk])
-    from config.celery import app
+    from celery import current_app  # config's app; league/ never imports config
 
-    if app.conf.task_always_eager:
+    if current_app.conf.task_always_eager:
         for _ in range(10_000):  # each drain sends at most its limit
             if not outbox.pending_count():
                 break

@@ -45,6 +45,10 @@ these refinements:
 Everything here is pure Python on ints; ``bin/setup`` also compiles this
 module, as it is, with mypyc (:mod:`engine.solver.compiled`); see
 ``docs/solver.md``.
+
+Size: one module because mypyc compiles it as one unit (calls between its
+functions and the search class's methods are direct C calls only inside a
+module), and its digest is what the compiled build is checked against.
 """
 
 from __future__ import annotations
