@@ -18,7 +18,7 @@ from ..registry import find_variant, register
 from ..tiles import (JOKER, NUM_CODES, STANDARD, TILES, XP, TileSet, _TEXT, counts_of,
                      format_tiles, parse_tiles, shuffled, tiles_of)
 from .jokers import check_jokers
-from .moves import Move, _meld_counts
+from .moves import Move
 from .rules import RuleSet, rules_from_dict, rules_to_dict
 from .scoring import rack_value, score_values
 
