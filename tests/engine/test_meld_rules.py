@@ -91,7 +91,7 @@ def test_the_rummikub_rule_set_provides_its_meld_rules():
 
 def test_the_solver_takes_meld_rules_and_refuses_what_it_cannot_read():
     rack = "R10 R11 J"
-    # a 31-point opening: enough for 30, not for 50
+    # R10 R11 J(R12) is worth 33: enough for 30, not for 50
     assert solve([], rack, initial_meld_done=False, rules=MeldRules()).tiles_placed == 3
     assert solve([], rack, initial_meld_done=False,
                  rules=MeldRules(initial_meld=50)).tiles_placed == 0
