@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tqdm import tqdm  # noqa: E402
 
-from engine.ai.levels import LEVEL_NAMES, player  # noqa: E402
+from engine.rummikub.ai.levels import LEVEL_NAMES, player  # noqa: E402
 from engine.rummikub import SabraGame  # noqa: E402
 
 MAX_TURNS = 3000

@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT))
 
 def _games(n: int, players: int = 3):
     """``n`` seeded Sabra games played by random AI, as move lists."""
-    from engine.ai.random_player import RandomPlayer
+    from engine.rummikub.ai.random_player import RandomPlayer
     from engine.registry import find_variant
 
     cls = find_variant("sabra")
@@ -95,7 +95,7 @@ def run_backend(n_games: int) -> dict:
     games = [services.game_create(variant="sabra", players=3) for _ in plays]
     # replay the secret seeds' games? the service shuffles from its own
     # secret seed, so re-derive each game's moves for its own deal:
-    from engine.ai.random_player import RandomPlayer
+    from engine.rummikub.ai.random_player import RandomPlayer
 
     scripts = []
     for i, game in enumerate(games):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.ai.random_player import RandomPlayer  # noqa: E402
+from engine.rummikub.ai.random_player import RandomPlayer  # noqa: E402
 from engine.records import read_record, record_from_game, replay, write_record  # noqa: E402
 from engine.rummikub import SabraGame, SabraXPGame  # noqa: E402
 

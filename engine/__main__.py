@@ -15,7 +15,12 @@ def main(argv: list[str] | None = None) -> int:
     if command == "replay":
         from .cli_replay import main as run
     elif command == "solve":
-        from .solver.cli import main as run
+        # positions are Rummikub's: its rule options, read by the family
+        from .rummikub import rules_from_dict
+        from .solver.cli import main as solve_main
+
+        def run(rest):
+            return solve_main(rest, read_rules=lambda data: rules_from_dict(data).meld_rules)
     else:
         print(f"unknown command {command!r}\n{usage}", file=sys.stderr)
         return 2

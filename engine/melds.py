@@ -32,14 +32,37 @@ Rules checked by :func:`meld_kind`
 - group: 3 or 4 slots, one number, distinct colours (jokers fill missing
   colours);
 - run: 3 to 13 slots of one colour with consecutive numbers; 1 is always
-  low (``12-13-1`` is no run).
+  low (``12-13-1`` is no run), unless the rules say otherwise (below).
+
+Rules several tile games share
+------------------------------
+:class:`MeldRules` is a small frozen value holding the options of melds that
+more than one tile game needs; a family's rule set provides one (Rummikub:
+``RuleSet.meld_rules``) and the solver takes it. Its options:
+
+- ``one_in_runs``: ``"low"`` (Sabra: ``1-2-3`` is a run, ``12-13-1`` is
+  not) or ``"low-or-high"`` (American Rummikub, Okey: a 1 may follow 13 but
+  not both at once, so ``12-13-1`` and ``1-2-3`` are runs and ``13-1-2`` is
+  not). Pass the rules to :func:`meld_kind`, :func:`why_invalid` and
+  :func:`meld_value`; without them the Sabra reading holds. A run with its 1
+  high keeps the canonical order of any run (the 1 first: ``[R1 R12 R13]``
+  is 12-13-1).
+- ``high_one_value``: what a 1 used high (or a joker standing for it)
+  counts in :func:`meld_value`: ``1``, its face, or ``14``.
+- ``initial_meld``: the points the first meld must reach from the rack.
+- ``joker_sets`` and ``joker_reuse``: how melds holding a joker may change
+  and where a freed joker must go (the vocabularies :data:`JOKER_SETS` and
+  :data:`JOKER_REUSE`; their meaning is in ``docs/rules/rummikub.md``).
+
+The defaults are the boxed Sabra rules.
 """
 
 from __future__ import annotations
 
-from typing import Iterable
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Iterable
 
-from .errors import NotationError
+from .errors import NotationError, RuleOptionError
 from .tiles import _TEXT, JOKER
 
 RUN_JOKER = 53      # + tile code
@@ -47,6 +70,80 @@ GROUP_JOKER = 105   # + number - 1
 MAX_SLOT = 118
 
 Meld = tuple  # a tuple of slots
+
+# ---------------------------------------------------------------------------
+# Rules shared by the tile games
+# ---------------------------------------------------------------------------
+
+ONE_IN_RUNS = ("low", "low-or-high")
+HIGH_ONE_VALUES = (1, 14)
+JOKER_SETS = ("free", "keep-tile", "frozen")
+JOKER_REUSE = ("any", "new-meld", "new-meld-with-rack-tiles", "joker-and-rack-tiles-only")
+
+
+@dataclass(frozen=True)
+class MeldRules:
+    """The meld options several tile games share (see the module
+    docstring). Frozen: one value serves every call.
+
+    >>> r = MeldRules(one_in_runs="low-or-high", high_one_value=14)
+    >>> meld_kind(parse_meld("[R12 R13 R1]"), r), meld_kind(parse_meld("[R13 R1 R2]"), r)
+    ('run', None)
+    >>> meld_value(parse_meld("[R12 R13 J(R1)]"), r)
+    39
+
+    :raises RuleOptionError: an unknown choice or a bad value.
+    """
+
+    one_in_runs: str = "low"
+    high_one_value: int = 1
+    initial_meld: int = 30
+    joker_sets: str = "free"
+    joker_reuse: str = "new-meld"
+
+    def __post_init__(self):
+        for name, choices in (("one_in_runs", ONE_IN_RUNS), ("joker_sets", JOKER_SETS),
+                              ("joker_reuse", JOKER_REUSE)):
+            if getattr(self, name) not in choices:
+                raise RuleOptionError(f"rule option {name} must be one of "
+                                      f"{', '.join(choices)}, not {getattr(self, name)!r}")
+        if self.high_one_value not in HIGH_ONE_VALUES or isinstance(self.high_one_value, bool):
+            raise RuleOptionError(f"rule option high_one_value must be 1 or 14, "
+                                  f"not {self.high_one_value!r}")
+        v = self.initial_meld
+        if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v <= 500:
+            raise RuleOptionError(f"rule option initial_meld must be an integer 0..500, not {v!r}")
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> "MeldRules":
+        """A value from options by name over the defaults; numbers may be
+        given as text (``"50"``), as records hold them.
+
+        :raises RuleOptionError: an unknown option or a bad value.
+        """
+        if isinstance(data, MeldRules):
+            return data
+        known = MELD_RULE_OPTIONS
+        changes: dict[str, Any] = {}
+        for key, value in (data or {}).items():
+            if key not in known:
+                raise RuleOptionError(f"unknown rule option {key!r} (known: {', '.join(known)})")
+            if key in ("initial_meld", "high_one_value") and isinstance(value, str):
+                try:
+                    value = int(value.strip())
+                except ValueError:
+                    raise RuleOptionError(f"rule option {key} must be an integer, "
+                                          f"not {value!r}") from None
+            changes[key] = value
+        return cls(**changes)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option by name (JSON-safe)."""
+        return asdict(self)
+
+
+MELD_RULE_OPTIONS = tuple(f.name for f in fields(MeldRules))
+SABRA_MELDS = MeldRules()
 
 
 def run_joker(code: int) -> int:
@@ -142,9 +239,12 @@ def canonical(slots: Iterable[int]) -> Meld:
 _KIND: dict[Meld, str | None] = {}
 
 
-def meld_kind(m: Meld) -> str | None:
+def meld_kind(m: Meld, rules: MeldRules | None = None) -> str | None:
     """``"group"``, ``"run"`` or ``None`` (not a valid meld) for a canonical
-    meld. Results are cached."""
+    meld under ``rules`` (default: 1 low in runs). Results are cached."""
+    if rules is not None and rules.one_in_runs != "low":
+        k = meld_kind(m)
+        return "run" if k is None and _high_run(m) else k
     try:
         return _KIND[m]
     except KeyError:
@@ -155,9 +255,28 @@ def meld_kind(m: Meld) -> str | None:
     return k
 
 
-def why_invalid(m: Meld) -> str | None:
-    """``None`` for a valid meld, else a short reason."""
-    return None if meld_kind(m) else _reason(m)
+def why_invalid(m: Meld, rules: MeldRules | None = None) -> str | None:
+    """``None`` for a valid meld under ``rules``, else a short reason."""
+    if meld_kind(m, rules):
+        return None
+    return _reason(m, "low" if rules is None else rules.one_in_runs)
+
+
+def _high_run(m: Meld) -> bool:
+    """A run of one colour whose 1 follows its 13 (``12-13-1``); a 1 is
+    never low and high at once, and a run never wraps (``13-1-2``)."""
+    if len(m) < 3 or any(not (0 <= s < GROUP_JOKER) or s == JOKER for s in m):
+        return False
+    if not any(s < 52 for s in m):
+        return False
+    tiles = [s if s < 52 else s - RUN_JOKER for s in m]
+    colour = tiles[0] // 13
+    if any(t // 13 != colour for t in tiles):
+        return False
+    nums = sorted(t % 13 or 13 for t in tiles)  # the 1 (0) as 14 (13)
+    if nums[-1] != 13:
+        return False
+    return all(b == a + 1 for a, b in zip(nums, nums[1:]))
 
 
 def _kind(m: Meld) -> str | None:
@@ -195,7 +314,7 @@ def _kind(m: Meld) -> str | None:
     return "run"
 
 
-def _reason(m: Meld) -> str:
+def _reason(m: Meld, one_in_runs: str = "low") -> str:
     if len(m) < 3:
         return "fewer than 3 tiles"
     if not any(s < 52 for s in m):
@@ -206,14 +325,22 @@ def _reason(m: Meld) -> str:
         if len(m) > 4:
             return "a group has at most 4 tiles"
         return "a group needs one number in distinct colours (jokers as J(n) of that number)"
+    ones = "1 low" if one_in_runs == "low" else "1 low or high, never both, no wrap"
     return ("not a group (one number, distinct colours) nor a run (one colour, "
-            "consecutive numbers, 1 low)")
+            f"consecutive numbers, {ones})")
 
 
-def meld_value(m: Meld) -> int:
+def meld_value(m: Meld, rules: MeldRules | None = None) -> int:
     """The points of a meld for the initial meld: the numbers stood for,
-    a joker counting as the tile it represents."""
-    return sum(slot_number(s) for s in m)
+    a joker counting as the tile it represents; a 1 used high (``12-13-1``
+    under ``one_in_runs="low-or-high"``), or a joker standing for it, counts
+    ``rules.high_one_value``."""
+    value = sum(slot_number(s) for s in m)
+    if rules is not None and rules.one_in_runs != "low" and rules.high_one_value != 1 \
+            and meld_kind(m) is None and _high_run(m):
+        ones = sum(1 for s in m if slot_number(s) == 1)
+        value += ones * (rules.high_one_value - 1)
+    return value
 
 
 def meld_tiles(m: Meld) -> list[int]:
@@ -339,7 +466,8 @@ def is_valid_meld(tiles: Iterable[int]) -> bool:
 
 
 __all__ = [
-    "Meld", "RUN_JOKER", "GROUP_JOKER", "run_joker", "group_joker", "slot_tile",
+    "MeldRules", "MELD_RULE_OPTIONS", "SABRA_MELDS", "ONE_IN_RUNS", "JOKER_SETS",
+    "JOKER_REUSE", "Meld", "RUN_JOKER", "GROUP_JOKER", "run_joker", "group_joker", "slot_tile",
     "slot_number", "slot_text", "parse_slot", "canonical", "meld_kind",
     "why_invalid", "meld_value", "meld_tiles", "joker_candidates",
     "format_meld", "parse_meld", "parse_melds", "interpretations",

@@ -426,7 +426,7 @@ def table_game_play_ai(*, game: TableGame, seed: str = "", max_turns: int = 5000
     :raises LeagueError: no stream, an unknown AI level, or no end within
         ``max_turns``.
     """
-    from engine.ai import LEVELS
+    from engine.rummikub.ai import LEVELS
     from games import eventstore as es
     from games.models import Game as Stream
     from games.services import game_record_move, load_state

@@ -16,7 +16,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from engine.ai.random_player import RandomPlayer  # noqa: E402
+from engine.rummikub.ai.random_player import RandomPlayer  # noqa: E402
 from engine.errors import IllegalMoveError  # noqa: E402
 from engine.records import record_from_game, write_record  # noqa: E402
 from engine.rummikub import Move, RuleSet, SabraGame, SabraXPGame  # noqa: E402

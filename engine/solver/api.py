@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..errors import EngineError
-from ..melds import canonical, meld_kind, slot_tile
-from ..tiles import JOKER, TILES, TileSet, counts_of, parse_tiles, tileset as _tileset
+from ..errors import EngineError, RuleOptionError
+from ..melds import (GROUP_JOKER, RUN_JOKER, SABRA_MELDS, MeldRules, canonical,
+                     interpretations, joker_candidates, meld_kind, parse_slot, slot_tile)
+from ..tiles import JOKER, TILES, counts_of
 from . import core
+from .division import divide, divisible, read_tiles, resolve_tileset, split_counts
+from .layout import arrange, moved_tiles
 
 
 class SolverError(EngineError, ValueError):
@@ -46,107 +49,32 @@ class Solution:
         return out
 
 
-def _tiles(value, what: str) -> list[int]:
-    if value is None:
-        return []
-    try:
-        return [int(t) for t in parse_tiles(value)]
-    except ValueError as exc:
-        raise type(exc)(f"{what}: {exc}") from None
-
-
-def _resolve_tileset(ts) -> TileSet:
-    if isinstance(ts, TileSet):
-        return ts
-    return _tileset(ts or "standard")
-
-
-def initial_meld_threshold(rules) -> int:
-    """The initial-meld threshold of a rule set (an object with an
-    ``initial_meld`` attribute or a dict with that key); 30 by default."""
-    if rules is None:
-        return 30
-    for name in ("initial_meld", "initial_meld_points", "initial_meld_threshold"):
-        if isinstance(rules, dict):
-            if name in rules:
-                return int(rules[name])
-        elif hasattr(rules, name):
-            return int(getattr(rules, name))
-    return 30
-
-
-def _split(tiles: list[int]) -> tuple[list[int], int]:
-    c = counts_of(tiles)
-    return c[:52], c[JOKER]
-
-
-_DIVISIBLE: dict[tuple, bool] = {}  # tables checked (counts + jokers), up to 64
-
-
-def _divisible(counts: list[int], jokers: int) -> bool:
-    """Whether the table divides, remembered for up to 64 tables (then all
-    forgotten at once): a player's or an AI's look-ahead solves one table
-    against many racks."""
-    key = (*counts, jokers)
-    got = _DIVISIBLE.get(key)
-    if got is None:
-        got = core.dp.feasible(counts, [0] * 52, jokers, 0) is not None
-        if len(_DIVISIBLE) >= 64:
-            _DIVISIBLE.clear()
-        _DIVISIBLE[key] = got
-    return got
-
-
-@core.gc_paused()
-def divide(tiles, *, tileset="standard") -> list[tuple] | None:
-    """A division of ``tiles`` into valid groups and runs, or ``None`` if
-    there is none (the dispute "was the table valid").
-
-    :param tiles: tokens (``"R1 R2 R3"`` or a list) or tile codes.
-    :returns: melds as :mod:`engine.melds` slot tuples, or ``None``.
-    :raises NotationError: an unknown tile or more copies than the set has.
-    """
-    ts = _resolve_tileset(tileset)
-    t = _tiles(tiles, "tiles")
-    ts.check(t)
-    counts, jokers = _split(t)
-    if not t:
-        return []
-    plan = core.dp.feasible(counts, [0] * 52, jokers, 0)
-    if plan is None:
-        return None
-    melds, _ = core.build_melds(plan)
-    return melds
-
-
-_DEFAULT_RULES = None
-
-
-def _rules(rules):
-    """A rule set from ``None``, a dict of options or a rule set.
+def _rules(rules) -> MeldRules:
+    """The meld rules from ``None`` (the boxed Sabra rules), a
+    :class:`MeldRules`, a dict of its options, or a family's rule set that
+    offers them as ``meld_rules``.
 
     :raises RuleOptionError: unknown option or bad value.
     """
-    global _DEFAULT_RULES
-    if rules is None and _DEFAULT_RULES is not None:
-        return _DEFAULT_RULES
-    from ..rummikub import RuleSet, rules_from_dict
-
     if rules is None:
-        _DEFAULT_RULES = RuleSet()  # frozen: one instance serves every call
-        return _DEFAULT_RULES
+        return SABRA_MELDS
+    if isinstance(rules, MeldRules):
+        return rules
     if isinstance(rules, dict):
-        return rules_from_dict(rules)
-    return rules
+        return MeldRules.from_dict(rules)
+    got = getattr(rules, "meld_rules", None)
+    if isinstance(got, MeldRules):
+        return got
+    raise RuleOptionError(f"rules must be MeldRules, a dict of its options or a rule set "
+                          f"with meld_rules, not {type(rules).__name__}")
 
 
 _JOKER_KEYS = ("joker_sets", "joker_reuse")
 
 
-def _joker_mode(rules, explicit: dict | None) -> str:
+def _joker_mode(rules: MeldRules, explicit) -> str:
     """``"free"``, ``"frozen"`` or ``"keep"`` (jokers keep their tiles)."""
-    sets = getattr(rules, "joker_sets", "free")
-    reuse = getattr(rules, "joker_reuse", "any")
+    sets, reuse = rules.joker_sets, rules.joker_reuse
     if sets == "frozen":
         return "frozen"
     if sets == "keep-tile" or reuse != "any":
@@ -160,8 +88,6 @@ def _parse_table_melds(table_melds) -> list[tuple]:
 
     :raises NotationError: a bad token. :raises SolverError: not a meld.
     """
-    from ..melds import interpretations, parse_slot
-
     out = []
     for m in table_melds:
         if isinstance(m, tuple) and all(isinstance(x, int) for x in m):
@@ -169,14 +95,14 @@ def _parse_table_melds(table_melds) -> list[tuple]:
         else:
             tokens = m.replace(",", " ").strip("[] ").split() if isinstance(m, str) else list(m)
             if any(str(t).upper() == "J" for t in tokens):
-                tiles = _tiles([t for t in tokens if "(" not in str(t)], "table_melds")
+                tiles = read_tiles([t for t in tokens if "(" not in str(t)], "table_melds")
                 tiles += [JOKER for t in tokens if "(" in str(t)]
                 readings = interpretations(tiles)
                 if not readings:
                     raise SolverError(f"table_melds: {' '.join(map(str, tokens))} is not a valid meld")
                 slots = readings[0]
             else:
-                slots = canonical(parse_slot(str(t)) if "(" in str(t) else int(_tiles([t], "table_melds")[0])
+                slots = canonical(parse_slot(str(t)) if "(" in str(t) else int(read_tiles([t], "table_melds")[0])
                                   for t in tokens)
         if meld_kind(slots) is None:
             raise SolverError(f"table_melds: {list(m)} is not a valid meld")
@@ -187,8 +113,6 @@ def _parse_table_melds(table_melds) -> list[tuple]:
 def _stand_ins(melds: list[tuple]) -> tuple[list[int], list[tuple]]:
     """For jokers that keep their tiles: the tile each table joker stands
     for, in melds where that tile is settled (a run; a group of four)."""
-    from ..melds import joker_candidates
-
     codes, slots = [], []
     for m in melds:
         for k, s in enumerate(m):
@@ -201,15 +125,13 @@ def _stand_ins(melds: list[tuple]) -> tuple[list[int], list[tuple]]:
 
 def _unsettled(m: tuple) -> bool:
     """A meld holding a joker that may stand for either of two tiles."""
-    from ..melds import joker_candidates
-
     return any(s >= 52 and len(joker_candidates(m, k)) > 1 for k, s in enumerate(m))
 
 
 @core.gc_paused()
 def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
           tileset="standard", table_melds=None,
-          fewest_moves: bool = False, weights=None) -> Solution:
+          fewest_moves: bool = False, weights=None, named_options=None) -> Solution:
     """The best play from ``rack`` onto ``table``.
 
     By default the table is a multiset that may be rearranged freely (seed
@@ -223,7 +145,9 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
 
     :param table: the table's tiles (tokens or codes).
     :param rack: the rack's tiles.
-    :param rules: a rule set or dict; ``initial_meld`` is read from it.
+    :param rules: the meld rules (:class:`engine.melds.MeldRules`, a dict
+        of its options, or a family's rule set offering ``meld_rules``);
+        ``initial_meld`` and the joker options are read from it.
     :param tileset: ``"standard"``, ``"xp"`` or a :class:`TileSet`.
     :param table_melds: the table as laid out (melds as lists of tokens, or
         slot tuples); needed for ``fewest_moves``.
@@ -232,14 +156,20 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     :param weights: 53 ints (0..999, the joker last) to maximise second in
         place of face values (the AI uses it to choose which tiles to keep);
         ``value_placed`` is still in face values.
+    :param named_options: the option names the caller asked for (default:
+        the keys of a ``rules`` dict): joker options among them that are not
+        the free reading need ``table_melds``. A front end that reads a
+        family's options itself (``python -m engine solve``) passes them.
     :raises NotationError: an unknown tile, or more copies than the set has.
     :raises SolverError: the table does not divide into valid melds.
     """
-    ts = _resolve_tileset(tileset)
-    explicit = rules if isinstance(rules, dict) else None
+    ts = resolve_tileset(tileset)
+    explicit = rules if isinstance(rules, dict) else named_options
     rs = _rules(rules)
-    tab = _tiles(table, "table")
-    rk = _tiles(rack, "rack")
+    if rs.one_in_runs != "low":
+        raise SolverError("the solver reads runs with 1 low only (one_in_runs='low')")
+    tab = read_tiles(table, "table")
+    rk = read_tiles(rack, "rack")
     ts.check(tab + rk)
     old = None
     if table_melds is not None:
@@ -263,7 +193,7 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
                 raise SolverError("the table cannot be divided into valid melds")
         cand = core.useful_rack(zero, counts_of(rk)[:52], counts_of(rk)[JOKER])
         plan = core.best_plan(zero, cand, 0, counts_of(rk)[JOKER],
-                              threshold=initial_meld_threshold(rs))
+                              threshold=rs.initial_meld)
         if plan is None or plan.score == 0:
             return Solution(0, 0, [], list(table_arrangement), 0 if old is not None else None)
         melds, used = core.build_melds(plan)
@@ -283,10 +213,10 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
         codes, slots = _stand_ins(settled)
         work = [slot_tile(x) for m in settled for x in m if x < 52] + codes
         stand_slots = list(zip(codes, slots))
-    tcounts, jt = _split(work)
-    rcounts, jr = _split(rk)
+    tcounts, jt = split_counts(work)
+    rcounts, jr = split_counts(rk)
     # a table given as laid out is divisible already (every meld was checked)
-    if work and old is None and not _divisible(tcounts, jt):
+    if work and old is None and not divisible(tcounts, jt):
         raise SolverError("the table cannot be divided into valid melds")
     cand = core.useful_rack(tcounts, rcounts, jt + jr)
     # solved with the colours renamed, fewest tiles first (see colour_order)
@@ -305,13 +235,12 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
         restored = _restore_jokers(melds, stand_slots)
         if restored is None:
             # no layout keeps every joker's tile settled: leave joker melds be
-            return solve(table, rack, initial_meld_done, rules={**_as_dict(rs), "joker_sets": "frozen"},
+            return solve(table, rack, initial_meld_done, rules=replace(rs, joker_sets="frozen"),
                          tileset=ts, table_melds=old, fewest_moves=fewest_moves)
         melds = restored
     jokers_played = plan.jokers_used - jt
     play = [t for code in range(52) for t in [code] * used[code]] + [JOKER] * jokers_played
     if old is not None and (fewest_moves or mode != "free"):
-        from .layout import arrange
         if mode == "frozen":
             free_old = [m for m in old if m not in locked]
         elif mode == "keep":
@@ -326,7 +255,6 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     melds = locked + melds
     moved = None
     if old is not None:
-        from .layout import moved_tiles
         moved = moved_tiles(old, melds)
     return _solution(used, jokers_played, melds, moved)
 
@@ -348,8 +276,6 @@ def _restore_jokers(melds: list[tuple], stand: list[tuple]) -> list[tuple] | Non
     """Write back the jokers that stood in as the tiles they keep, each in a
     meld where it stands for that tile alone (a run, or a group of four);
     ``None`` if some stand-in has no such place."""
-    from ..melds import GROUP_JOKER, RUN_JOKER
-
     melds = [list(m) for m in melds]
     for code, slot in stand:
         for m in melds:
@@ -365,12 +291,6 @@ def _restore_jokers(melds: list[tuple], stand: list[tuple]) -> list[tuple] | Non
         else:
             return None
     return [canonical(m) for m in melds]
-
-
-def _as_dict(rules) -> dict:
-    from ..rummikub import rules_to_dict
-
-    return rules_to_dict(rules)
 
 
 def _solution(used: list[int], jokers: int, melds: list, moved) -> Solution:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, TextIO
+from typing import Any, Callable, TextIO
 
 from ..errors import EngineError
 from .api import solve
@@ -42,8 +42,11 @@ def _tile_list(data: dict, name: str, required: bool) -> list:
     return v
 
 
-def answer(data: Any, fewest_moves: bool = False) -> dict:
-    """The output object for one decoded input object.
+def answer(data: Any, fewest_moves: bool = False, read_rules: Callable | None = None) -> dict:
+    """The output object for one decoded input object. ``read_rules`` turns
+    the line's ``rules`` object into what :func:`solve` takes (the game
+    family's reader: ``python -m engine solve`` reads Rummikub's options);
+    without it the object is read as :class:`engine.melds.MeldRules` options.
 
     :raises ValueError: (and its engine subclasses) for an invalid position.
     """
@@ -69,13 +72,18 @@ def answer(data: Any, fewest_moves: bool = False) -> dict:
                 isinstance(m, list) and all(isinstance(t, str) for t in m)
                 for m in table_melds):
             raise ValueError("'table_melds' must be a list of melds, each a list of tiles")
+    named = None
+    if rules is not None and read_rules is not None:
+        rules, named = read_rules(rules), tuple(rules)
     sol = solve(table, rack, done, rules=rules, tileset=tileset,
-                table_melds=table_melds, fewest_moves=fewest_moves)
+                table_melds=table_melds, fewest_moves=fewest_moves, named_options=named)
     return sol.to_json()
 
 
-def run(stdin: TextIO, stdout: TextIO, fewest_moves: bool = False) -> int:
-    """Answer every line of ``stdin`` on ``stdout``; returns 0."""
+def run(stdin: TextIO, stdout: TextIO, fewest_moves: bool = False,
+        read_rules: Callable | None = None) -> int:
+    """Answer every line of ``stdin`` on ``stdout`` (``read_rules``: see
+    :func:`answer`); returns 0."""
     for lineno, line in enumerate(stdin, 1):
         if not line.strip():
             continue
@@ -85,7 +93,7 @@ def run(stdin: TextIO, stdout: TextIO, fewest_moves: bool = False) -> int:
             out = {"error": f"line {lineno}: bad JSON: {exc.msg} at column {exc.colno}"}
         else:
             try:
-                out = answer(data, fewest_moves)
+                out = answer(data, fewest_moves, read_rules)
             except (ValueError, EngineError) as exc:
                 out = {"error": f"line {lineno}: {exc}"}
         stdout.write(json.dumps(out) + "\n")
@@ -93,8 +101,9 @@ def run(stdin: TextIO, stdout: TextIO, fewest_moves: bool = False) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m engine solve [--fewest-moves]``."""
+def main(argv: list[str] | None = None, read_rules: Callable | None = None) -> int:
+    """Entry point of ``python -m engine solve [--fewest-moves]`` (``read_rules``:
+    see :func:`answer`)."""
     argv = list(argv or [])
     fewest = False
     for a in argv:
@@ -107,4 +116,4 @@ def main(argv: list[str] | None = None) -> int:
             print(f"unknown option {a!r} (python -m engine solve [--fewest-moves])",
                   file=sys.stderr)
             return 2
-    return run(sys.stdin, sys.stdout, fewest)
+    return run(sys.stdin, sys.stdout, fewest, read_rules)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import gc
 
-from ..melds import GROUP_JOKER, RUN_JOKER, canonical
+from ..melds import GROUP_JOKER, RUN_JOKER, canonical, meld_kind
 from . import compiled
 
 # the programme (engine/solver/dp.py): its compiled build when one is current,
@@ -310,5 +310,4 @@ def add_joker(melds: list[tuple]) -> None:
 
 
 def _is_run(m: tuple) -> bool:
-    from ..melds import meld_kind
     return meld_kind(m) == "run"

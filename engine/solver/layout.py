@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..melds import GROUP_JOKER, RUN_JOKER, canonical, meld_kind
 from ..tiles import JOKER, counts_of
-from .api import divide
+from .division import divide
 
 
 def meld_tiles(m) -> list[int]:
@@ -88,8 +88,6 @@ def arrange(old: list[tuple], play: list[int], tileset) -> list[tuple] | None:
     if new is None:
         return None
     return kept + list(new)
-
-
 
 
 def _contains(new: tuple, old: tuple) -> bool:

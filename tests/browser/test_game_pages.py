@@ -8,7 +8,7 @@ import shutil
 
 import pytest
 
-from engine.ai.random_player import RandomPlayer
+from engine.rummikub.ai.random_player import RandomPlayer
 from games import services
 from games.models import Game
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai.levels import LEVEL_NAMES, choose_move, player
-from engine.ai.strong import StrongPlayer, edge_weights
+from engine.rummikub.ai.levels import LEVEL_NAMES, choose_move, player
+from engine.rummikub.ai.strong import StrongPlayer, edge_weights
 from engine.rummikub import SabraGame, SabraXPGame
 
 GAMES = [
@@ -116,8 +116,8 @@ def test_lookahead_sees_only_the_seat_view_and_sometimes_draws_instead_of_laying
     set less the table and the seat's rack; the same position always gets the
     same answer; and over a seeded game it draws at least once where greedy
     would lay tiles (keeping them on the rack for later)."""
-    from engine.ai import lookahead
-    from engine.ai.solver_play import meld_tiles, seat_view
+    from engine.rummikub.ai import lookahead
+    from engine.rummikub.ai.solver_play import meld_tiles, seat_view
 
     game = SabraGame.new(2, seed="look-1")
     players = [StrongPlayer("look"), player("greedy")]
@@ -140,8 +140,8 @@ def test_lookahead_sees_only_the_seat_view_and_sometimes_draws_instead_of_laying
 
 
 def test_lookahead_never_draws_from_an_empty_pool():
-    from engine.ai import lookahead
-    from engine.ai.solver_play import meld_tiles, seat_view
+    from engine.rummikub.ai import lookahead
+    from engine.rummikub.ai.solver_play import meld_tiles, seat_view
     from engine.tiles import parse_tiles
 
     game = SabraGame.from_position(["R4 K9", "B1 B2"], ["[R1 R2 R3]"])

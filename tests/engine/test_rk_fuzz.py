@@ -5,7 +5,7 @@ import random
 
 from hypothesis import given, settings, strategies as st
 
-from engine.ai.random_player import RandomPlayer
+from engine.rummikub.ai.random_player import RandomPlayer
 from engine.errors import IllegalMoveError, NotationError, RecordError
 from engine.melds import parse_melds
 from engine.records import read_record

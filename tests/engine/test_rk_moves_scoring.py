@@ -52,7 +52,7 @@ def test_bad_moves_raise_notation_errors(bad, token):
 @st.composite
 def plays(draw):
     g = SabraGame.new(2, seed=draw(st.text(min_size=1, max_size=8)))
-    from engine.ai.random_player import rack_melds
+    from engine.rummikub.ai.random_player import rack_melds
     melds = rack_melds(g.racks[0])
     if not melds:
         return Move("draw")
@@ -202,7 +202,7 @@ def test_view_reveals_everything_once_over():
 
 
 def test_snapshot_round_trip_mid_game():
-    from engine.ai.random_player import RandomPlayer
+    from engine.rummikub.ai.random_player import RandomPlayer
     g = SabraGame.new(3, seed="snap")
     p = RandomPlayer(5)
     for _ in range(30):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai.random_player import RandomPlayer
+from engine.rummikub.ai.random_player import RandomPlayer
 from engine.cli_replay import main as replay_main
 from engine.errors import RecordError
 from engine.records import (ReplayError, read_record, record_from_game, replay, replay_text,

@@ -4,7 +4,7 @@ each game's written record replayed to the same final state."""
 
 import pytest
 
-from engine.ai.random_player import RandomPlayer
+from engine.rummikub.ai.random_player import RandomPlayer
 from engine.records import read_record, record_from_game, replay, write_record
 from engine.errors import IllegalMoveError
 from engine.rummikub import PRESETS, Move, SabraGame, SabraXPGame

@@ -160,8 +160,11 @@ def test_docstring_examples():
 
     import engine.melds
     import engine.rummikub
+    import engine.rummikub.rounds
+    import engine.rummikub.scoring
     import engine.tiles
-    for module in (engine.tiles, engine.melds, engine.rummikub):
+    for module in (engine.tiles, engine.melds, engine.rummikub, engine.rummikub.scoring,
+                   engine.rummikub.rounds):
         result = doctest.testmod(module)
         assert result.failed == 0 and result.attempted > 0, module.__name__
 

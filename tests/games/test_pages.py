@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from engine.ai.random_player import RandomPlayer
+from engine.rummikub.ai.random_player import RandomPlayer
 from engine.registry import find_variant
 from games import eventstore as es
 from games import services

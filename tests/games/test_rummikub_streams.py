@@ -8,7 +8,7 @@ from collections import Counter
 
 import pytest
 
-from engine.ai.random_player import RandomPlayer
+from engine.rummikub.ai.random_player import RandomPlayer
 from engine.records import replay_text
 from games import services
 from games.audit import audit_game

@@ -7,7 +7,7 @@ import pytest
 from django.core.management import call_command
 from django.db import DatabaseError, connection, connections, transaction
 
-from engine.ai.random_player import RandomPlayer
+from engine.rummikub.ai.random_player import RandomPlayer
 from games import eventstore as es
 from games import services
 from games.audit import audit_game

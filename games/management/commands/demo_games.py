@@ -3,7 +3,7 @@ the games services (a games-only demo, without the league)."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from engine.ai import LEVELS
+from engine.rummikub.ai import LEVELS
 from games import services
 from games.audit import audit_game
 

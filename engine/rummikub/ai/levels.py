@@ -1,6 +1,6 @@
 """The Rummikub AI levels, weakest first, and one call to move a seat.
 
-    >>> from engine.ai.levels import choose_move, LEVEL_NAMES
+    >>> from engine.rummikub.ai.levels import choose_move, LEVEL_NAMES
     >>> LEVEL_NAMES
     ('random', 'greedy', 'strong')
 
@@ -11,7 +11,8 @@ never changes the game. Each level sees only ``game.view(seat)``.
 
 from __future__ import annotations
 
-from ..rummikub import Move, SabraGame
+from ..game import SabraGame
+from ..moves import Move
 from .greedy import GreedyPlayer
 from .random_player import RandomPlayer
 from .strong import StrongPlayer

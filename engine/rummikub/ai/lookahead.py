@@ -24,7 +24,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from ..solver import solve
+from ...solver import solve
 
 WIN = 30.0          # the score of going out (or of an opponent going out, negated)
 RACK_WEIGHT = 0.3   # a tile more on the rack, against a tile that cannot be placed
@@ -63,7 +63,7 @@ def rollout(choice: str, seat: int, order: list[int], table: list[int], racks: d
             horizon: int) -> float:
     """Play ``choice`` ("lay" or "draw") for ``seat`` on one sampled deal and
     ``horizon`` more turns for everyone; the score for ``seat``."""
-    ts, rules = view["tileset"], view["rules"]
+    ts, rules = view["tileset"], view["rules"].meld_rules
     table, pool = list(table), list(pool)
     racks = {s: list(r) for s, r in racks.items()}
     opened = list(opened)

@@ -10,15 +10,16 @@ to safer layouts (melds with a joker left alone; new melds from the rack
 alone) when the rules refuse the first.
 
 Only public information and the player's own rack are used
-(:meth:`engine.rummikub.SabraGame.view`).
+(:meth:`engine.rummikub.game.SabraGame.view`).
 """
 
 from __future__ import annotations
 
-from ..melds import parse_meld
-from ..rummikub import Move, SabraGame
-from ..solver.layout import arrange, meld_tiles
-from ..tiles import parse_tiles
+from ...melds import parse_meld
+from ...solver.layout import arrange, meld_tiles
+from ...tiles import parse_tiles
+from ..game import SabraGame
+from ..moves import Move
 
 
 def seat_view(game: SabraGame, seat: int) -> dict:

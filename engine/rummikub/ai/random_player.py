@@ -5,7 +5,7 @@ the initial meld, random disjoint rack melds reaching the threshold; after
 it, extending a table meld, splitting a run with a rack tile, taking the
 fourth tile of a group into a run, and freeing a joker by replacing it with
 the tile it stands for), keeps those the game accepts
-(:meth:`engine.rummikub.SabraGame.legal`, so every rule option is honoured)
+(:meth:`engine.rummikub.game.SabraGame.legal`, so every rule option is honoured)
 and plays one at random; with none, it draws (or passes once the pool is
 empty). Seeded, it is deterministic.
 """
@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import random
 
-from ..melds import GROUP_JOKER, RUN_JOKER, meld_kind, meld_value
-from ..rummikub import Move, SabraGame
-from ..tiles import JOKER
+from ...melds import GROUP_JOKER, RUN_JOKER, meld_kind, meld_value
+from ...tiles import JOKER
+from ..game import SabraGame
+from ..moves import Move
 
 
 def rack_melds(rack: list[int], max_jokers: int = 1) -> list[tuple]:

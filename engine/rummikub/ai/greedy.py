@@ -11,8 +11,9 @@ passes once the pool is empty). Deterministic.
 
 from __future__ import annotations
 
-from ..rummikub import Move, SabraGame
-from ..solver import solve
+from ...solver import solve
+from ..game import SabraGame
+from ..moves import Move
 from .solver_play import (best_legal_play, meld_tiles, no_play, rack_only_move,
                           seat_view)
 
@@ -20,7 +21,7 @@ from .solver_play import (best_legal_play, meld_tiles, no_play, rack_only_move,
 def opening_move(game: SabraGame, view: dict, rack: list[int]) -> Move | None:
     """The largest legal initial meld from ``rack`` (a sub-rack of the
     player's), or ``None``."""
-    sol = solve([], rack, initial_meld_done=False, rules=view["rules"],
+    sol = solve([], rack, initial_meld_done=False, rules=view["rules"].meld_rules,
                 tileset=view["tileset"])
     if not sol.tiles_placed:
         return None

@@ -4,7 +4,7 @@ others, from seed 001's strategy advice, that can be switched on.
 
 On by default:
 
-- **Look ahead before laying** (``lookahead``, :mod:`engine.ai.lookahead`).
+- **Look ahead before laying** (``lookahead``, :mod:`engine.rummikub.ai.lookahead`).
   When the largest play would leave at most ``LOOKAHEAD_LEFT`` tiles on the
   rack (and does not empty it), it weighs laying the play now against
   drawing and keeping it: the tiles it cannot see are dealt at random
@@ -49,10 +49,11 @@ looks ahead.
 
 from __future__ import annotations
 
-from ..rummikub import Move, SabraGame
-from ..melds import meld_value
-from ..solver import divide, solve
-from ..tiles import JOKER
+from ...melds import meld_value
+from ...solver import divide, solve
+from ...tiles import JOKER
+from ..game import SabraGame
+from ..moves import Move
 from .greedy import largest_play, opening_move
 from .lookahead import prefer_draw
 from .solver_play import (best_legal_play, meld_tiles, no_play, rack_only_move,
@@ -152,7 +153,7 @@ class StrongPlayer:
         if not view["initial_done"][seat]:
             keep = jokers and not danger and self.keep_jokers
             for sub in ([plain] if keep else []) + [rack]:
-                sol = solve([], sub, initial_meld_done=False, rules=view["rules"],
+                sol = solve([], sub, initial_meld_done=False, rules=view["rules"].meld_rules,
                             tileset=view["tileset"])
                 if not sol.tiles_placed:
                     continue
@@ -206,7 +207,7 @@ class StrongPlayer:
         return move if move is not None else full_move
 
     def _rather_draw(self, game: SabraGame, view: dict, seat: int, table: list[int]) -> bool:
-        """The sampled look-ahead (:mod:`engine.ai.lookahead`): whether
+        """The sampled look-ahead (:mod:`engine.rummikub.ai.lookahead`): whether
         drawing and keeping the largest play onto ``table`` (the table's
         tiles) beats laying it now."""
         if not view["pool_count"]:
