@@ -5,7 +5,7 @@ random legal play), ``"greedy"`` (the solver's largest play, initial-meld
 aware) and ``"strong"`` (seed 001's club-player habits on top of the
 solver). Each is a class with ``choose(game) -> move`` for the seat to move.
 
-Contract rummy: ``"standard"`` (:mod:`engine.ai.contract_seat`), whose
+Contract rummy: ``"standard"`` (:mod:`engine.contract.ai.seat`), whose
 ``choose(game, seat) -> move or None`` also acts for seats off turn (buys).
 
 :func:`levels_for` is the one registry the rest of tablekeeper asks.
@@ -22,7 +22,7 @@ def levels_for(family: str) -> dict[str, type]:
     if family == "rummikub":
         return dict(LEVELS)
     if family == "contract":
-        from .contract_seat import ContractSeatPlayer
+        from ..contract.ai.seat import ContractSeatPlayer
 
         return {"standard": ContractSeatPlayer}
     return {}
