@@ -29,7 +29,6 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from ...cards import JOKER_CODE
 from ...errors import IllegalMoveError
 from ..game import ContractGame
 from ..melds import lay
