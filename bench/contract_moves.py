@@ -60,7 +60,7 @@ def main() -> None:
     import django
 
     django.setup()
-    from engine.ai.contract_seat import ContractSeatPlayer, next_ai_move
+    from engine.contract.ai import ContractSeatPlayer, next_ai_move
     from engine.registry import find_variant
     from games import services
 

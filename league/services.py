@@ -345,7 +345,7 @@ def _play_contract_ai(*, game: TableGame, max_turns: int, actor: str) -> Result:
     """:func:`table_game_play_ai` for contract rummy: one move at a time
     with the engine's contract AI for every seat (seats off turn buy when
     it wants to), each recorded for its own seat."""
-    from engine.ai.contract_seat import ContractSeatPlayer, next_ai_move
+    from engine.contract.ai import ContractSeatPlayer, next_ai_move
     from games import eventstore as es
     from games.ai_seats import available_levels, default_level
     from games.models import Game as Stream

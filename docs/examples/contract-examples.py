@@ -15,7 +15,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parents[1]))
 
-from engine.ai.contract_player import ContractPlayer, play_game, play_turn  # noqa: E402
+from engine.contract.ai import ContractPlayer, play_game, play_turn  # noqa: E402
 from engine.cards import TEXT  # noqa: E402
 from engine.contract import ContractGame, InternationalGame, Move  # noqa: E402
 from engine.records import record_from_game, write_record  # noqa: E402

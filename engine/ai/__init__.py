@@ -4,7 +4,7 @@ of tablekeeper asks (:func:`levels_for`). Each family keeps its players.
 Rummikub (:mod:`engine.rummikub.ai`): ``"random"``, ``"greedy"`` and
 ``"strong"``, each a class with ``choose(game) -> move`` for the seat to move.
 
-Contract rummy: ``"standard"`` (:mod:`engine.ai.contract_seat`), whose
+Contract rummy: ``"standard"`` (:mod:`engine.contract.ai.seat`), whose
 ``choose(game, seat) -> move or None`` also acts for seats off turn (buys).
 """
 
@@ -18,7 +18,7 @@ def levels_for(family: str) -> dict[str, type]:
 
         return dict(LEVELS)
     if family == "contract":
-        from .contract_seat import ContractSeatPlayer
+        from ..contract.ai.seat import ContractSeatPlayer
 
         return {"standard": ContractSeatPlayer}
     return {}

@@ -1,4 +1,4 @@
-"""Judging a claimed going-out in contract rummy (engine/contract.py
+"""Judging a claimed going-out in contract rummy (engine/contract/judge.py
 ``judge_going_out``): every hand the AI goes out of is judged a winning one,
 with the melds it laid and the contract; hand-built claims that break a rule
 are judged not valid with the first rule broken, the same rule the engine
@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai.contract_player import play_game
 from engine.cards import parse_cards
 from engine.contract import (ContractGame, InternationalGame, claims_going_out,
                              contract_text, judge_going_out)
+from engine.contract.ai import play_game
 from engine.errors import IllegalMoveError
 from engine.registry import find_variant
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from engine.ai.contract_player import play_game
 from engine.cards import TEXT, parse_cards
 from engine.contract import (CONTRACTS, ContractGame, ContractRules, InternationalGame,
                              Move, contract_text, replay_record)
+from engine.contract.ai import play_game
 from engine.errors import (DealError, IllegalMoveError, NotationError, RecordError,
                            RuleOptionError)
 from engine.registry import find_variant

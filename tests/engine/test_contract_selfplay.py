@@ -9,10 +9,10 @@ from collections import Counter
 
 import pytest
 
-from engine.ai.contract_player import play_game
 from engine.cards import deck_counter, parse_cards
-from engine.contract import (ContractGame, InternationalGame, _meld_from_dict,
-                             replay_record)
+from engine.contract import ContractGame, InternationalGame, replay_record
+from engine.contract.ai import play_game
+from engine.contract.melds import meld_from_dict
 
 GAMES = 1000
 
@@ -48,7 +48,7 @@ class Checker:
             res = game.results[-1]
             assert res["winner"] is None or res["points"][res["winner"]] == 0
             for d in res["table"]:
-                game._r.check_meld(_meld_from_dict(d, game._r))
+                game._r.check_meld(meld_from_dict(d, game._r))
             if not game.over:
                 assert dict.__eq__(self.everything(game), self.pack)
                 self.hidden(game)

@@ -8,8 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from engine.ai.contract_seat import next_ai_move
 from engine.cards import TEXT, make_deck
+from engine.contract.ai import next_ai_move
 from engine.registry import find_variant
 from games import ai_seats, outbox, services
 from games.audit import audit_game

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from engine.ai.contract_seat import next_ai_move
-from engine.contract import TEXT
+from engine.cards import TEXT
+from engine.contract.ai import next_ai_move
 from engine.records import replay_text
 from games import services
 from games.audit import audit_game

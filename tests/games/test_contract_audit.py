@@ -8,7 +8,7 @@ import json
 import pytest
 from django.db import connection
 
-from engine.contract import TEXT
+from engine.cards import TEXT
 from games import eventstore as es
 from games import services
 from games.audit import audit_game

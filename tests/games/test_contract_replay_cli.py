@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from engine.cards import TEXT
 from engine.cli_replay import main as replay_main
-from engine.contract import TEXT
 from engine.records import ReplayError, replay_text, write_game
 from engine.registry import find_variant
 

@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from engine.ai.contract_seat import next_ai_move
 from engine.cards import TEXT, make_deck, parse_cards
 from engine.contract import ContractGame, claims_going_out, contract_text
+from engine.contract.ai import next_ai_move
 from games import disputes, outbox, services
 from games.audit import audit_game
 from games.disputes import DisputeError

@@ -201,7 +201,7 @@ def test_an_open_seat_is_taken_from_the_game_page(client):
 
 
 def play_contract(game, *, until=lambda g: False):
-    from engine.ai.contract_seat import ContractSeatPlayer
+    from engine.contract.ai import ContractSeatPlayer
 
     player = ContractSeatPlayer()
     while True:

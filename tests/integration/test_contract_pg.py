@@ -11,7 +11,7 @@ import threading
 import pytest
 from django.db import connections
 
-from engine.contract import TEXT
+from engine.cards import TEXT
 from games import eventstore as es
 from games import services
 from games.audit import audit_game

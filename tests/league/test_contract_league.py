@@ -10,9 +10,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.urls import reverse
 
-from engine.ai.contract_player import play_game
 from engine.cards import parse_cards
 from engine.contract import score_hands
+from engine.contract.ai import play_game
 from engine.errors import RecordError
 from engine.registry import find_variant
 from league import selectors, services

@@ -29,9 +29,11 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from ..cards import JOKER_CODE
-from ..contract import CONTRACTS, ContractGame, Move, lay
-from ..errors import IllegalMoveError
+from ...errors import IllegalMoveError
+from ..game import ContractGame
+from ..melds import lay
+from ..moves import Move
+from ..rules import CONTRACTS
 
 
 def _pos(card: int, aces_low: bool) -> tuple[int, ...]:

@@ -1,6 +1,6 @@
 """One contract rummy AI move at a time, for a seat that may act now.
 
-:func:`engine.ai.contract_player.play_turn` drives a whole turn of every
+:func:`engine.contract.ai.player.play_turn` drives a whole turn of every
 seat at once; a server that records one move per request (an AI seat among
 people) asks instead "what does this seat do now?". :class:`ContractSeatPlayer`
 answers with the same policy, move by move: a seat off turn buys the top
@@ -20,9 +20,10 @@ from __future__ import annotations
 import copy
 from typing import Iterable
 
-from ..contract import ContractGame, Move
-from ..errors import IllegalMoveError
-from .contract_player import ContractPlayer
+from ...errors import IllegalMoveError
+from ..game import ContractGame
+from ..moves import Move
+from .player import ContractPlayer
 
 
 class ContractSeatPlayer:
