@@ -22,27 +22,13 @@ from django.utils import timezone
 from . import manager
 from .models import (Entry, Player, Result, ResultEvent, Round, TableGame,
                      Tournament)
-from .scoresheet import ScoreSheetError, score_sheet
+from .scoresheet import ScoreSheetError, contract_score_sheet, score_sheet
 from .seating import SeatingError
 from .standings import StandingsError, check_precedence
 
 
 class LeagueError(ValueError):
     """Something an official can fix: the message says what."""
-
-
-# Contract rummy results are stored as league scores = minus the game's
-# points (more is better, as in Rummikub), so every metric orders them the
-# right way round; "penalty" (points lost, fewer is better) is then the
-# game's points themselves. A contract tournament without its own tie-breaks
-# ranks by games won, then fewest points, then head-to-head.
-CONTRACT_PRECEDENCE = ("wins", "penalty", "h2h")
-
-
-def default_precedence(family: str) -> list[str]:
-    """The tie-breaks a new tournament of ``family`` gets when none are
-    chosen (an empty list: the league's default)."""
-    return list(CONTRACT_PRECEDENCE) if family == "contract" else []
 
 
 # --- people and entries -----------------------------------------------------------
@@ -209,8 +195,6 @@ def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
 
 def _record_contract_sheet(*, game: TableGame, hands, racks, actor: str,
                            correction: bool) -> Result:
-    from .scoresheet import contract_score_sheet
-
     tournament = game.table.round.tournament
     if hands is None:
         raise LeagueError(f"{game}: racks given, but only Rummikub score sheets take Rummikub "

@@ -142,7 +142,7 @@ class Command(BaseCommand):
                     "family": "contract", "variant": "international",
                     "rounds": opts["contract_rounds"], "table_size": 3,
                     "seating_method": Tournament.Seating.STANDINGS,
-                    "tiebreaks": services.default_precedence("contract"),
+                    "tiebreaks": selectors.default_precedence("contract"),
                     "ai_fill": True,  # a short table gets an AI seat
                     "ai_level": services.ai_level_for("contract", "")})
             if created:
