@@ -275,7 +275,7 @@ def test_a_contract_table_game_is_played_by_ai_seats_through_the_games_app(contr
     game = services.table_game_open_stream(game=game, all_ai=True)
     stream = game.stream
     assert set(stream.seats.values_list("ai_level", flat=True)) == {"standard"}
-    result = services.table_game_play_ai(game=game, seed="x")
+    result = services.table_game_play_ai(game=game)
     stream.refresh_from_db()
     assert stream.status == "finished" and result.source == "moves"
     assert result.scores == [-s for s in stream.scores]

@@ -121,7 +121,7 @@ class Command(BaseCommand):
             games = TableGame.objects.filter(table__round=rnd).order_by("table__number", "number")
             for game in games:
                 game = services.table_game_open_stream(game=game, all_ai=True)
-                result = services.table_game_play_ai(game=game, seed=f"{seed}-{number}")
+                result = services.table_game_play_ai(game=game)
                 game.stream.refresh_from_db()
                 self.stdout.write(f"  round {number} {game}: {result.scores} "
                                   f"({game.stream.version} events)")
