@@ -1,5 +1,8 @@
-"""AI seats: the outbox handler that queues an AI seat's move, and the
-service the ``games.ai_move`` task calls.
+"""AI seats: the outbox handler that queues an AI seat's move, the service
+the ``games.ai_move`` task calls, and the loop that plays a game's AI seats
+in the calling process. Every AI seat of every game is played here, a lone
+game or a tournament's table game, in every family: the league calls this
+module, never the engine's AI players itself.
 
 When a batch of events leaves a game with an AI seat to move, the handler
 (:func:`queue_ai_turn`, registered with :func:`games.outbox.on_events`) writes
@@ -14,6 +17,13 @@ nothing, so a move is never doubled; a lost task is re-queued by
 The move a seat makes depends only on the game, the seat and the version
 (the player is seeded from them), so two workers racing on one task would
 choose the same move, and only one of them can store it.
+
+**Playing in the calling process** (:func:`ai_seats_play`): a caller that
+waits for a game to end (the league's ``table_game_play_ai``, the demo) has
+the AI seats moved one after another through :func:`ai_seat_move`, the same
+service as the task, at the version the game is at. A task queued for that
+version (a worker, or the eager drain after a commit) chooses the same move;
+whichever records it first wins and the other finds the game moved on.
 
 **The buy window** (contract rummy): the top discard may be bought by the
 seats off turn until the seat on turn draws. When that seat is an AI and a
@@ -31,6 +41,7 @@ import logging
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Iterable
 
 from django.conf import settings
@@ -41,6 +52,7 @@ from . import outbox
 from .errors import GameIsOver, MoveRefused
 from .eventstore import ConcurrencyConflict
 from .models import Game, Seat
+from .services import STATE_CACHE, game_record_move, load_state
 
 log = logging.getLogger(__name__)
 
@@ -216,8 +228,6 @@ def ai_seat_move(*, game_id: int, expected_version: int) -> AIMoveResult:
     off_turn = _acts_off_turn(game.variant)
     if turn is None and not (off_turn and _ai_seats(game)):
         return AIMoveResult("not-ai", game_id, game.version)
-    from .services import STATE_CACHE, game_record_move, load_state
-
     # The state this process left after its last move of this game, if it
     # is still at that version; else from the projection.
     state = STATE_CACHE.take(game, expected_version)
@@ -253,6 +263,41 @@ def ai_seat_move(*, game_id: int, expected_version: int) -> AIMoveResult:
     return AIMoveResult("moved", game_id, result.version, result.move)
 
 
+def _version(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
+
+
+def ai_seats_play(*, game_id: int, max_moves: int = 20_000) -> AIMoveResult:
+    """Play the AI seats of ``game_id`` in this process, one move after
+    another through :func:`ai_seat_move` at the version the game is at,
+    until no AI seat acts now: the game is over, a person is to move, or
+    the AI seat on turn waits out a buy window (a person may still buy).
+    A move another process recorded first (a ``games.ai_move`` task for the
+    same version chooses the same move) is taken as it is and play goes on
+    from there. Returns the result that stopped it: ``"game-over"``,
+    ``"not-ai"``, ``"waiting"`` or ``"no-game"``.
+
+    :raises AISeatError: no AI player for a seat's family or level, a move
+        the engine refused (nothing stored), or AI seats still moving after
+        ``max_moves`` moves.
+    """
+    version = _version(game_id)
+    if version is None:
+        return AIMoveResult("no-game", game_id, 0)
+    for _ in range(max_moves):
+        result = ai_seat_move(game_id=game_id, expected_version=version)
+        if result.status == "moved":
+            version = result.version
+        elif result.status == "stale":  # moved by another process: go on from its version
+            version = _version(game_id)
+            if version is None:
+                return AIMoveResult("no-game", game_id, 0)
+        else:
+            return result
+    raise AISeatError(f"game {game_id}: the AI seats are still moving after {max_moves} moves "
+                      f"(version {version})")
+
+
 def requeue_stalled(*, game_ids: Iterable[int] | None = None, idle_seconds: float = 0) -> int:
     """Queue ``games.ai_move`` again for every game in progress where an AI
     seat is to move (or only ``game_ids``; only games unchanged for
@@ -262,10 +307,6 @@ def requeue_stalled(*, game_ids: Iterable[int] | None = None, idle_seconds: floa
     qs = Game.objects.filter(status=Game.Status.IN_PROGRESS, to_move__isnull=False).only(
         "id", "family", "version", "to_move", "status", "created_at")
     if idle_seconds:
-        from datetime import timedelta
-
-        from django.utils import timezone
-
         qs = qs.filter(updated_at__lt=timezone.now() - timedelta(seconds=idle_seconds))
     if game_ids is not None:
         qs = qs.filter(pk__in=list(game_ids))

@@ -1,5 +1,4 @@
 from importlib import import_module
-from importlib.util import find_spec
 
 from django.apps import AppConfig
 
@@ -13,6 +12,4 @@ class GamesConfig(AppConfig):
         # Task modules register their outbox handlers (games.outbox.on_events)
         # and Celery tasks on import; load them with the app so a web process
         # in eager mode knows them too.
-        for name in ("games.tasks", "league.tasks"):
-            if find_spec(name.split(".")[0]) is not None and find_spec(name) is not None:
-                import_module(name)
+        import_module("games.tasks")

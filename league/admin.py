@@ -86,7 +86,7 @@ class TournamentForm(forms.ModelForm):
                 data["family"] = cls.family
                 data["variant"] = cls.variant
                 if not data.get("tiebreaks"):
-                    data["tiebreaks"] = services.default_precedence(cls.family)
+                    data["tiebreaks"] = selectors.default_precedence(cls.family)
                 from games.ai_seats import available_levels
 
                 level = services.ai_level_for(cls.family, data.get("ai_level") or "")

@@ -1,3 +1,5 @@
+from importlib import import_module
+
 from django.apps import AppConfig
 
 
@@ -5,3 +7,10 @@ class LeagueConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "league"
     verbose_name = "League"
+
+    def ready(self):
+        # league.tasks registers the league's outbox handler
+        # (games.outbox.on_events) and its Celery tasks on import; load it
+        # with the app so a web process in eager mode knows them too. (The
+        # games app loads its own tasks; it never imports the league.)
+        import_module("league.tasks")

@@ -1,13 +1,16 @@
 """Thin loaders between the database and the pure algorithms.
 
-Load rows, call :mod:`league.seating` or :mod:`league.standings`, save what
-comes back in bulk. No rule is decided here.
+Load rows (the standings a seating by standings needs through
+:mod:`league.selectors`), call :mod:`league.seating`, save what comes back
+in bulk. No rule is decided here. Only :mod:`league.services` calls this
+module, inside its transactions; this module never imports the services.
 """
 
 from __future__ import annotations
 
 from .models import Entry, Round, Seat, Table, TableGame, Tournament
 from .seating import seat_round
+from .selectors import tournament_standings
 
 
 def seating_history(tournament: Tournament) -> list[list[tuple]]:
@@ -35,8 +38,6 @@ def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> R
 
     :raises SeatingError: the players cannot be seated.
     """
-    from .selectors import tournament_standings
-
     entries = [e for e in Entry.objects.filter(tournament=tournament).select_related("player")
                if e.plays_in(number)]
     by_player = {e.player_id: e for e in entries}

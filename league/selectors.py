@@ -27,13 +27,25 @@ def family_name(family: str) -> str:
     return FAMILY_NAMES.get(family, family.replace("_", " ").capitalize())
 
 
+# Contract rummy results are stored as league scores = minus the game's
+# points (more is better, as in Rummikub), so every metric orders them the
+# right way round; "penalty" (points lost, fewer is better) is then the
+# game's points themselves. A contract tournament without its own tie-breaks
+# ranks by games won, then fewest points, then head-to-head.
+CONTRACT_PRECEDENCE = ("wins", "penalty", "h2h")
+
+
+def default_precedence(family: str) -> list[str]:
+    """The tie-breaks a new tournament of ``family`` gets when none are
+    chosen (an empty list: the league's default)."""
+    return list(CONTRACT_PRECEDENCE) if family == "contract" else []
+
+
 def family_precedence(family: str) -> list[str]:
     """The metric keys a board over many tournaments of ``family`` ranks by:
-    the family's default for a new tournament
-    (:func:`league.services.default_precedence`; contract rummy: games won,
-    then fewest penalty points), else the league's default."""
-    from .services import default_precedence
-
+    the family's default for a new tournament (:func:`default_precedence`;
+    contract rummy: games won, then fewest penalty points), else the
+    league's default."""
     return default_precedence(family) or list(DEFAULT_PRECEDENCE)
 
 

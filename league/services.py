@@ -19,30 +19,20 @@ from typing import Sequence
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from games.ai_seats import AISeatError, ai_seats_play, available_levels, default_level
+from games.errors import GameServiceError
+from games.services import game_create
+
 from . import manager
 from .models import (Entry, Player, Result, ResultEvent, Round, TableGame,
                      Tournament)
-from .scoresheet import ScoreSheetError, score_sheet
+from .scoresheet import ScoreSheetError, contract_score_sheet, score_sheet
 from .seating import SeatingError
 from .standings import StandingsError, check_precedence
 
 
 class LeagueError(ValueError):
     """Something an official can fix: the message says what."""
-
-
-# Contract rummy results are stored as league scores = minus the game's
-# points (more is better, as in Rummikub), so every metric orders them the
-# right way round; "penalty" (points lost, fewer is better) is then the
-# game's points themselves. A contract tournament without its own tie-breaks
-# ranks by games won, then fewest points, then head-to-head.
-CONTRACT_PRECEDENCE = ("wins", "penalty", "h2h")
-
-
-def default_precedence(family: str) -> list[str]:
-    """The tie-breaks a new tournament of ``family`` gets when none are
-    chosen (an empty list: the league's default)."""
-    return list(CONTRACT_PRECEDENCE) if family == "contract" else []
 
 
 # --- people and entries -----------------------------------------------------------
@@ -209,8 +199,6 @@ def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
 
 def _record_contract_sheet(*, game: TableGame, hands, racks, actor: str,
                            correction: bool) -> Result:
-    from .scoresheet import contract_score_sheet
-
     tournament = game.table.round.tournament
     if hands is None:
         raise LeagueError(f"{game}: racks given, but only Rummikub score sheets take Rummikub "
@@ -333,47 +321,10 @@ def ai_level_for(family: str, level: str) -> str:
     family's default when none is given or when it is the league's default
     ``"random"`` and the family has no such level (contract rummy's AI is
     ``"standard"``)."""
-    from games.ai_seats import available_levels, default_level
-
     known = available_levels(family)
     if not level or (level == "random" and known and level not in known):
         return default_level(family)
     return level
-
-
-def _play_contract_ai(*, game: TableGame, max_turns: int, actor: str) -> Result:
-    """:func:`table_game_play_ai` for contract rummy: one move at a time
-    with the engine's contract AI for every seat (seats off turn buy when
-    it wants to), each recorded for its own seat."""
-    from engine.contract.ai import ContractSeatPlayer, next_ai_move
-    from games import eventstore as es
-    from games.ai_seats import available_levels, default_level
-    from games.models import Game as Stream
-    from games.services import game_record_move, load_state
-
-    levels = dict(Stream.objects.get(pk=game.stream_id).seats.values_list("index", "ai_level"))
-    known = available_levels("contract")
-    for level in levels.values():
-        if level and level not in known:
-            raise LeagueError(f"unknown AI level {level!r} for contract rummy "
-                              f"(known: {', '.join(known)})")
-    player = ContractSeatPlayer()
-    for _ in range(max_turns * 4):  # a turn is a few moves
-        stream = Stream.objects.get(pk=game.stream_id)
-        if stream.is_over:
-            break
-        state = load_state(stream)
-        move = next_ai_move(state, levels, player)
-        seat = move.seat if move.seat is not None else state.to_move
-        try:
-            game_record_move(game=stream, move=str(move), expected_version=stream.version,
-                             seat=seat, actor=f"{actor}:{levels[seat] or default_level('contract')}")
-        except es.ConcurrencyConflict:
-            continue  # an AI seat's task moved first: reload and go on
-    else:
-        raise LeagueError(f"{game}: no end after {max_turns} turns")
-    game.refresh_from_db()
-    return result_record_from_stream(game=game, actor=actor)
 
 
 def table_game_open_stream(*, game: TableGame, all_ai: bool = False,
@@ -381,13 +332,11 @@ def table_game_open_stream(*, game: TableGame, all_ai: bool = False,
     """Create the games app's event stream for a table game (a digital deal
     from a secret seed; seat names from the table; AI seats as AI, and every
     seat as AI with ``all_ai``, as the demo plays). Opening twice returns the
-    game as it is.
+    game as it is. The games app moves the AI seats (``games.ai_move`` tasks,
+    queued with the events and sent once they commit).
 
     :raises LeagueError: the games app refuses the game (the message says why).
     """
-    from games.errors import GameServiceError
-    from games.services import game_create
-
     if game.stream_id is not None:
         return game
     table = game.table
@@ -416,48 +365,34 @@ def table_game_open_stream(*, game: TableGame, all_ai: bool = False,
     return locked
 
 
-def table_game_play_ai(*, game: TableGame, seed: str = "", max_turns: int = 5000,
+def table_game_play_ai(*, game: TableGame, max_moves: int = 20_000,
                        actor: str = "ai") -> Result:
-    """Play a table game's stream to the end with the engine's AI players
-    (each seat at its level), every move recorded through the games app,
-    then record the result from the stream. Safe to run again: it resumes
-    from the stream's version, and a recorded result is returned as is.
+    """Play a table game's stream to the end here and now, then record the
+    result from the stream. The games app plays the AI seats
+    (:func:`games.ai_seats.ai_seats_play`: each seat at its level, the same
+    moves its ``games.ai_move`` tasks make, each recorded through the games
+    app), so every seat must be an AI one (open the stream with ``all_ai``).
+    Safe to run again: it resumes from the stream's version, and a recorded
+    result is returned as is.
 
-    :raises LeagueError: no stream, an unknown AI level, or no end within
-        ``max_turns``.
+    :raises LeagueError: no stream, an unknown AI level, a seat a person
+        plays, or no end within ``max_moves`` moves.
     """
-    from engine.rummikub.ai import LEVELS
-    from games import eventstore as es
-    from games.models import Game as Stream
-    from games.services import game_record_move, load_state
-
     existing = game.results.filter(status=Result.Status.CONFIRMED).first()
     if existing is not None:
         return existing
     if game.stream_id is None:
         raise LeagueError(f"{game} has no game stream: open it first")
-    if game.table.round.tournament.family == "contract":
-        return _play_contract_ai(game=game, max_turns=max_turns, actor=actor)
-    levels = dict(Stream.objects.get(pk=game.stream_id).seats.values_list("index", "ai_level"))
-    players = {}
-    for index, level in levels.items():
-        cls = LEVELS.get(level or "random")
-        if cls is None:
-            raise LeagueError(f"unknown AI level {level!r} (known: {', '.join(LEVELS)})")
-        players[index] = cls(f"{seed}:{game.pk}:{index}")
-    for _ in range(max_turns):
-        stream = Stream.objects.get(pk=game.stream_id)
-        if stream.is_over:
-            break
-        state = load_state(stream)
-        move = players[state.to_move].choose(state)
-        try:
-            game_record_move(game=stream, move=str(move), expected_version=stream.version,
-                             actor=f"{actor}:{levels[state.to_move] or 'random'}")
-        except es.ConcurrencyConflict:
-            continue  # another worker moved first: reload and go on
-    else:
-        raise LeagueError(f"{game}: no end after {max_turns} turns")
+    try:
+        stopped = ai_seats_play(game_id=game.stream_id, max_moves=max_moves)
+    except AISeatError as exc:
+        raise LeagueError(f"{game}: {exc}") from None
+    if stopped.status != "game-over":
+        why = {"not-ai": "a person is to move",
+               "waiting": "an AI seat waits while a person may still buy the discard",
+               "no-game": "its stream is gone"}.get(stopped.status, stopped.status)
+        raise LeagueError(f"{game} cannot be played to the end by the AI seats: {why} "
+                          f"(game #{game.stream_id}, version {stopped.version}); "
+                          "only a stream opened with every seat an AI one plays alone")
     game.refresh_from_db()
     return result_record_from_stream(game=game, actor=actor)
-

@@ -161,3 +161,65 @@ def test_solver_levels_play_a_whole_game_through_the_seats():
     actors = set(Event.objects.filter(game=game, type="MoveRecorded").values_list("actor", flat=True))
     assert actors == {"ai:greedy", "ai:strong"}
     assert audit_game(game).ok
+
+
+@pytest.mark.django_db
+def test_ai_seats_play_plays_a_lone_game_to_the_end_and_the_queued_tasks_add_nothing():
+    game = sabra(players=3, kinds=("ai",) * 3)
+    stopped = ai_seats.ai_seats_play(game_id=game.pk)
+    game.refresh_from_db()
+    assert stopped.status == "game-over" and game.is_over and stopped.version == game.version
+    moves = Event.objects.filter(game=game, type="MoveRecorded")
+    assert moves.count() > 20 and set(moves.values_list("actor", flat=True)) == {"ai:random"}
+    assert audit_game(game).ok
+    # The tasks queued at every version (the tests' transaction never
+    # commits, so they wait in the outbox) come too late: each does nothing.
+    queued = OutboxMessage.objects.filter(game=game, topic=ai_seats.TASK, status="pending").count()
+    assert queued == moves.count()
+    events = game.events.count()
+    report = outbox.drain(limit=5000)
+    assert report.sent >= queued and not report.errors
+    assert game.events.count() == events
+
+
+@pytest.mark.django_db
+def test_ai_seats_play_stops_when_a_person_is_to_move():
+    game = sabra(kinds=("ai", "human"))
+    stopped = ai_seats.ai_seats_play(game_id=game.pk)
+    assert (stopped.status, stopped.version) == ("not-ai", 2)
+    assert game.events.filter(type="MoveRecorded").get().payload["seat"] == 0
+    assert ai_seats.ai_seats_play(game_id=10**9).status == "no-game"
+
+
+@pytest.mark.django_db
+def test_ai_seats_play_goes_on_from_a_move_another_process_recorded_first(monkeypatch):
+    game = sabra(kinds=("ai", "ai"))
+    original = ai_seats.ai_seat_move
+    results = []
+
+    def racing(**kw):
+        if not results:  # a worker's task records this version's move first
+            assert original(**kw).status == "moved"
+        results.append(original(**kw))
+        return results[-1]
+
+    monkeypatch.setattr(ai_seats, "ai_seat_move", racing)
+    stopped = ai_seats.ai_seats_play(game_id=game.pk)
+    game.refresh_from_db()
+    assert results[0].status == "stale" and results[1].status == "moved"
+    assert stopped.status == "game-over" and game.is_over
+    versions = list(game.events.values_list("version", flat=True))
+    assert versions == list(range(1, game.version + 1))  # no move doubled, none lost
+    assert audit_game(game).ok
+
+
+@pytest.mark.django_db
+def test_ai_seats_play_refuses_an_unknown_level_and_a_game_that_does_not_end():
+    game = sabra(kinds=("ai", "ai"), level="grandmaster")
+    with pytest.raises(ai_seats.AISeatError, match="unknown AI level 'grandmaster'"):
+        ai_seats.ai_seats_play(game_id=game.pk)
+    assert game.events.count() == 1
+    game = sabra(kinds=("ai", "ai"))
+    with pytest.raises(ai_seats.AISeatError, match="still moving after 3 moves .version 4."):
+        ai_seats.ai_seats_play(game_id=game.pk, max_moves=3)
+    assert game.events.filter(type="MoveRecorded").count() == 3

@@ -72,6 +72,7 @@ def test_a_draw_and_buys_at_one_version_store_exactly_one(require_postgres):
 
 def test_a_contract_tournament_is_played_by_two_workers(workers, wait):
     from league import handlers
+    from league import selectors
     from league import services as league
     from league.models import Club, Player, TableGame, Tournament
 
@@ -80,7 +81,7 @@ def test_a_contract_tournament_is_played_by_two_workers(workers, wait):
     club = Club.objects.create(name="Contract club")
     tournament = Tournament.objects.create(name="Contract worker night", club=club, rounds=1,
                                            table_size=3, family="contract", variant="international",
-                                           tiebreaks=league.default_precedence("contract"))
+                                           tiebreaks=selectors.default_precedence("contract"))
     for name in ("Ada", "Boris", "Chen", "Dana", "Emil", "Fatima"):
         league.tournament_enter(tournament=tournament,
                                 player=Player.objects.create(name=name, club=club), checked_in=True)

@@ -181,7 +181,7 @@ def _sheet(left_by_name: dict[str, list[str]]):
 
 def test_standings_rank_games_won_then_fewest_points(contract_tournament, client):
     t = contract_tournament(n=3, rounds=2)
-    t.tiebreaks = services.default_precedence("contract")
+    t.tiebreaks = selectors.default_precedence("contract")
     t.save()
     assert t.precedence == ["wins", "penalty", "h2h"]
     # round 1: P01 10 points (wins), P02 25, P03 35
@@ -209,7 +209,7 @@ def test_standings_rank_games_won_then_fewest_points(contract_tournament, client
     assert [r.player for r in default] == [r.player for r in rows]
     assert [r.metrics["points"] for r in default] == [-40, -80, -60]
     # the public page shows the contract columns, fewer points marked better
-    t.tiebreaks = services.default_precedence("contract")
+    t.tiebreaks = selectors.default_precedence("contract")
     t.save()
     html = client.get(reverse("league:tournament", args=[t.slug])).content.decode()
     assert "fewest penalty points (fewer is better)" in html
@@ -221,8 +221,8 @@ def name(row) -> str:
 
 
 def test_default_precedence_follows_the_family():
-    assert services.default_precedence("contract") == ["wins", "penalty", "h2h"]
-    assert services.default_precedence("rummikub") == []
+    assert selectors.default_precedence("contract") == ["wins", "penalty", "h2h"]
+    assert selectors.default_precedence("rummikub") == []
 
 
 @pytest.fixture
@@ -275,7 +275,7 @@ def test_a_contract_table_game_is_played_by_ai_seats_through_the_games_app(contr
     game = services.table_game_open_stream(game=game, all_ai=True)
     stream = game.stream
     assert set(stream.seats.values_list("ai_level", flat=True)) == {"standard"}
-    result = services.table_game_play_ai(game=game, seed="x")
+    result = services.table_game_play_ai(game=game)
     stream.refresh_from_db()
     assert stream.status == "finished" and result.source == "moves"
     assert result.scores == [-s for s in stream.scores]

@@ -49,7 +49,7 @@ def two_families(make_tournament):
     _rummikub_round(rummikub, "r2")
     contract = make_tournament(3, rounds=2, name="Card night", family="contract",
                                variant="contract", table_size=3,
-                               tiebreaks=services.default_precedence("contract"),
+                               tiebreaks=selectors.default_precedence("contract"),
                                league=league)
     _contract_round(contract, "c1", 0)
     _contract_round(contract, "c2", 1)

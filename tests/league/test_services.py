@@ -314,13 +314,24 @@ def test_stream_result_needs_a_finished_stream(make_tournament):
     assert game.stream.seats.filter(kind="ai").count() == 4
     with pytest.raises(LeagueError, match="still being played"):
         services.result_record_from_stream(game=game)
-    result = services.table_game_play_ai(game=game, seed="t")
+    result = services.table_game_play_ai(game=game)
     assert sum(result.scores) == 0 and result.source == "moves"
     # Recording the same finished stream again (a task run twice) changes nothing.
     assert services.result_record_from_stream(game=game).pk == result.pk
     assert ResultEvent.objects.filter(game=game).count() == 1
     assert result.event.payload["stream_version"] == game.stream.version
 
+
+def test_the_ai_does_not_play_a_persons_seat(make_tournament):
+    t = make_tournament(4, rounds=1)
+    game = games_of(services.round_seat(tournament=t, seed="p"))[0]
+    with pytest.raises(LeagueError, match="has no game stream: open it first"):
+        services.table_game_play_ai(game=game)
+    game = services.table_game_open_stream(game=game)  # four people, no AI seat
+    with pytest.raises(LeagueError, match=r"cannot be played to the end by the AI seats: "
+                                          r"a person is to move \(game #\d+, version 1\)"):
+        services.table_game_play_ai(game=game)
+    assert game.stream.events.count() == 1 and not game.results.exists()
 
 
 def test_rebuild_command_reports_a_stale_projection(make_tournament, capsys):

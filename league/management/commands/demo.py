@@ -121,7 +121,7 @@ class Command(BaseCommand):
             games = TableGame.objects.filter(table__round=rnd).order_by("table__number", "number")
             for game in games:
                 game = services.table_game_open_stream(game=game, all_ai=True)
-                result = services.table_game_play_ai(game=game, seed=f"{seed}-{number}")
+                result = services.table_game_play_ai(game=game)
                 game.stream.refresh_from_db()
                 self.stdout.write(f"  round {number} {game}: {result.scores} "
                                   f"({game.stream.version} events)")
@@ -142,7 +142,7 @@ class Command(BaseCommand):
                     "family": "contract", "variant": "international",
                     "rounds": opts["contract_rounds"], "table_size": 3,
                     "seating_method": Tournament.Seating.STANDINGS,
-                    "tiebreaks": services.default_precedence("contract"),
+                    "tiebreaks": selectors.default_precedence("contract"),
                     "ai_fill": True,  # a short table gets an AI seat
                     "ai_level": services.ai_level_for("contract", "")})
             if created:
