@@ -1,7 +1,10 @@
 """tablekeeper's rules engine: pure Python, no Django, no Celery.
 
-Families live one to a module (:mod:`engine.rummikub`, :mod:`engine.contract`);
-:func:`engine.registry.find_variant` finds a game class by name.
+Each game family is one package (:mod:`engine.rummikub`,
+:mod:`engine.contract`) over a shared core (:mod:`engine.base`,
+:mod:`engine.tiles`, :mod:`engine.cards`, :mod:`engine.melds`,
+:mod:`engine.records`); :func:`engine.registry.find_variant` finds a game
+class by name. ``docs/architecture.md`` draws the layers.
 """
 
 from .errors import (DealError, EngineError, IllegalMoveError, NotationError,

@@ -4,24 +4,30 @@ of tablekeeper asks (:func:`levels_for`). Each family keeps its players.
 Rummikub (:mod:`engine.rummikub.ai`): ``"random"``, ``"greedy"`` and
 ``"strong"``, each a class with ``choose(game) -> move`` for the seat to move.
 
-Contract rummy: ``"standard"`` (:mod:`engine.contract.ai.seat`), whose
+Contract rummy (:mod:`engine.contract.ai`): ``"standard"``, whose
 ``choose(game, seat) -> move or None`` also acts for seats off turn (buys).
 """
 
 from __future__ import annotations
 
+import importlib
+
 
 def levels_for(family: str) -> dict[str, type]:
-    """The AI levels of a game family, by name (empty if it has none)."""
-    if family == "rummikub":
-        from ..rummikub.ai import LEVELS
+    """The AI levels of a game family, by name, weakest first (empty if it
+    has none): the ``LEVELS`` of the family's ``ai`` package
+    (``engine/<family>/ai/``), the one place a new family adds its players."""
+    from ..registry import FAMILIES
 
-        return dict(LEVELS)
-    if family == "contract":
-        from ..contract.ai.seat import ContractSeatPlayer
-
-        return {"standard": ContractSeatPlayer}
-    return {}
+    if family not in FAMILIES:
+        return {}
+    try:
+        module = importlib.import_module(f"{__package__.rpartition('.')[0]}.{family}.ai")
+    except ModuleNotFoundError as exc:  # a family with no computer players yet
+        if not (exc.name or "").endswith(f"{family}.ai"):
+            raise
+        return {}
+    return dict(getattr(module, "LEVELS", {}))
 
 
 __all__ = ["levels_for"]

@@ -13,5 +13,8 @@ Like every engine AI it reads only what its seat may see.
 from .player import ContractPlayer, find_contract, play_game, play_turn
 from .seat import ContractSeatPlayer, next_ai_move
 
-__all__ = ["ContractPlayer", "ContractSeatPlayer", "find_contract", "next_ai_move",
+#: The family's AI levels, weakest first (read by :func:`engine.ai.levels_for`).
+LEVELS: dict[str, type] = {"standard": ContractSeatPlayer}
+
+__all__ = ["LEVELS", "ContractPlayer", "ContractSeatPlayer", "find_contract", "next_ai_move",
            "play_game", "play_turn"]
