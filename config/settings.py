@@ -24,6 +24,8 @@ SQLite file under ``var/``, Celery tasks run eagerly in the web process.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 from pathlib import Path
@@ -238,6 +240,12 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- games --------------------------------------------------------------------
+# The key of the events' anchors (an HMAC of each event's hash): kept outside
+# the database, so whoever can write the database cannot re-anchor a
+# rewritten history. Default: derived from SECRET_KEY. Keep it stable: a new
+# key makes every stored anchor fail the audit.
+GAMES_ANCHOR_KEY = os.environ.get("GAMES_ANCHOR_KEY") or hmac.new(
+    SECRET_KEY.encode("utf-8"), b"tablekeeper games anchor", hashlib.sha256).hexdigest()
 GAMES_SNAPSHOT_EVERY = env_int("GAMES_SNAPSHOT_EVERY", 40)
 GAMES_OUTBOX_MAX_ATTEMPTS = env_int("GAMES_OUTBOX_MAX_ATTEMPTS", 8)
 # Contract rummy: while a person may still buy the top discard (or undo one),
