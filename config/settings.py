@@ -107,6 +107,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "axes",
     "games",
 ]
 if (BASE_DIR / "league" / "apps.py").exists() or (BASE_DIR / "league" / "models.py").exists():
@@ -114,13 +115,31 @@ if (BASE_DIR / "league" / "apps.py").exists() or (BASE_DIR / "league" / "models.
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.api_limits.ApiJsonErrors",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
+
+# Logins (admin and session logins, and the API's basic authentication) go
+# through django-axes: after AXES_FAILURE_LIMIT wrong passwords for one
+# user name from one address, that pair is locked out for AXES_COOLOFF_HOURS
+# (answered 429), even with the right password.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_HOURS", 1)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_IPWARE_PROXY_COUNT = env_int("NUM_PROXIES", 0)
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -184,8 +203,32 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "games.api.exception_handler",
+    # JSON only, with size and depth limits (games/api_limits.py)
+    "DEFAULT_PARSER_CLASSES": ["games.api_limits.LimitedJSONParser"],
+    "DEFAULT_THROTTLE_CLASSES": ["games.api_limits.ScopedRateThrottle"],
+    # How many proxies in front of the site set X-Forwarded-For: 0 means the
+    # client address is REMOTE_ADDR (a client cannot pick its own address
+    # to dodge a rate limit).
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+
+# Request limits of the API (games/api_limits.py). Rates are "N/s", "N/min",
+# "N/hour" or "N/day" per user, per seat credential, else per client
+# address; an empty variable switches that limit off. The counts live in the
+# cache (CACHES): give every web process the same cache (Redis) in
+# production, or each process counts on its own.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 100_000)
+API_MAX_JSON_DEPTH = env_int("API_MAX_JSON_DEPTH", 32)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1_000_000)
+API_RATE_LIMITS = {
+    "game-create": os.environ.get("API_RATE_GAME_CREATE", "30/min") or None,
+    "seat-take": os.environ.get("API_RATE_SEAT_TAKE", "30/min") or None,
+    "audit": os.environ.get("API_RATE_AUDIT", "10/min") or None,
+}
+if os.environ.get("CACHE_URL", "").startswith("redis://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": os.environ["CACHE_URL"]}}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "tablekeeper API",
