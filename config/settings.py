@@ -7,8 +7,14 @@ SQLite file under ``var/``, Celery tasks run eagerly in the web process.
 ``DEBUG``                  ``1``/``0``; default ``1``. ``0`` is production
                            mode: ``SECRET_KEY`` and ``ALLOWED_HOSTS`` must be
                            set, cookies are secure, HTTPS is assumed.
-``SECRET_KEY``             required when ``DEBUG=0``; in development a
-                           random key is kept in ``var/secret_key``.
+``SECRET_KEY``             required when ``DEBUG=0`` (50 or more random
+                           characters); in development a random key is
+                           kept in ``var/secret_key``.
+``TRUST_X_FORWARDED_PROTO`` ``1``: a proxy in front sets X-Forwarded-Proto
+                           (production; default ``0``, the header is
+                           ignored).
+``GAMES_ANCHOR_KEY``       the key of the events' anchors; default derived
+                           from ``SECRET_KEY``.
 ``ALLOWED_HOSTS``          comma-separated; default ``*`` in development.
 ``DATABASE_URL``           e.g. ``postgres://user@host:5432/tablekeeper``;
                            default ``sqlite:///var/tablekeeper.sqlite3``.
@@ -85,16 +91,23 @@ if DEBUG:
     ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "*").split(",") if h]
 else:
     SECRET_KEY = os.environ.get("SECRET_KEY", "")
-    if len(SECRET_KEY) < 32:
-        raise ImproperlyConfigured("DEBUG=0 needs SECRET_KEY set to 32 or more random characters")
+    if len(SECRET_KEY) < 50:
+        raise ImproperlyConfigured("DEBUG=0 needs SECRET_KEY set to 50 or more random characters "
+                                   f"(it has {len(SECRET_KEY)}), as Django's deployment check asks")
     ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h]
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("DEBUG=0 needs ALLOWED_HOSTS (comma-separated host names)")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Only a proxy we run may say the request came over HTTPS: trusted only
+    # when TRUST_X_FORWARDED_PROTO says such a proxy sets (and overwrites)
+    # the header; otherwise any client could claim HTTPS.
+    if env_bool("TRUST_X_FORWARDED_PROTO", False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
 
