@@ -69,7 +69,7 @@ class GameListCreate(APIView):
                    summary="List games")
     def get(self, request):
         wanted = request.query_params.get("status")
-        if wanted not in (None, "") and wanted not in GAME_STATUSES:
+        if wanted is not None and wanted not in GAME_STATUSES:
             raise GameServiceError(f"status must be one of {', '.join(GAME_STATUSES)}, not {wanted!r}",
                                    "bad-status")
         games = selectors.game_list(status=wanted)[:200]
