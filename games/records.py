@@ -19,7 +19,7 @@ def record_text(game: Game) -> str:
     """
     from engine.records import record_from_game, write_record
 
-    from .selectors import stream_head
+    from .models import Event
 
     from .services import state_from_stream
 
@@ -29,7 +29,7 @@ def record_text(game: Game) -> str:
     names = {s.index: s.name or f"seat {s.index}" for s in game.seats.all()}
     tags = {"Event": str(game), "Game": str(game.pk), "Date": game.created_at.strftime("%Y.%m.%d")}
     rec = record_from_game(state, seats=names, tags=tags)
-    head = stream_head(game)
+    head = Event.objects.filter(game=game).order_by("-version").values("version", "hash", "anchor").first()
     if head is not None:  # the stream's head, so a kept copy proves the history it came from
         rec.tags.append(("Head", f"{head['version']} sha256:{head['hash']}"))
         rec.tags.append(("Anchor", head["anchor"]))
