@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from . import ai_seats, selectors, services
+from .api_limits import ScopedRateThrottle
 from .audit import audit_game
 from .errors import GameServiceError, NotVisible, NotYourSeat
 from .eventstore import ConcurrencyConflict
@@ -198,7 +199,9 @@ class GameRecord(APIView):
 
 
 class GameAudit(APIView):
-    throttle_scope = "audit"  # the POST
+    # the POST that runs an audit is limited (scope "audit"); a refusal or an
+    # answer from the stored verdict is cheap and is not counted
+    audit_scope = "audit"
 
     @extend_schema(responses={200: VerdictSerializer, **ERRORS}, summary="The latest audit verdict")
     def get(self, request, game_id: int):
@@ -223,6 +226,10 @@ class GameAudit(APIView):
             stored = selectors.latest_verdict(game)
             if stored is not None and stored.events_checked == game.events.count():
                 return Response(VerdictSerializer(stored).data)
+        throttle = ScopedRateThrottle()
+        self.throttle_scope = self.audit_scope
+        if not throttle.allow_request(request, self):
+            self.throttled(request, throttle.wait())
         verdict = audit_game(game)
         return Response({"game": verdict.game_id, "ok": verdict.ok, "events_checked": verdict.events_checked,
                          "first_bad_version": verdict.first_bad_version, "problem": verdict.problem})
