@@ -7,8 +7,14 @@ SQLite file under ``var/``, Celery tasks run eagerly in the web process.
 ``DEBUG``                  ``1``/``0``; default ``1``. ``0`` is production
                            mode: ``SECRET_KEY`` and ``ALLOWED_HOSTS`` must be
                            set, cookies are secure, HTTPS is assumed.
-``SECRET_KEY``             required when ``DEBUG=0``; in development a
-                           random key is kept in ``var/secret_key``.
+``SECRET_KEY``             required when ``DEBUG=0`` (50 or more random
+                           characters); in development a random key is
+                           kept in ``var/secret_key``.
+``TRUST_X_FORWARDED_PROTO`` ``1``: a proxy in front sets X-Forwarded-Proto
+                           (production; default ``0``, the header is
+                           ignored).
+``GAMES_ANCHOR_KEY``       the key of the events' anchors; default derived
+                           from ``SECRET_KEY``.
 ``ALLOWED_HOSTS``          comma-separated; default ``*`` in development.
 ``DATABASE_URL``           e.g. ``postgres://user@host:5432/tablekeeper``;
                            default ``sqlite:///var/tablekeeper.sqlite3``.
@@ -24,6 +30,8 @@ SQLite file under ``var/``, Celery tasks run eagerly in the web process.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import os
 import secrets
 from pathlib import Path
@@ -83,16 +91,23 @@ if DEBUG:
     ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "*").split(",") if h]
 else:
     SECRET_KEY = os.environ.get("SECRET_KEY", "")
-    if len(SECRET_KEY) < 32:
-        raise ImproperlyConfigured("DEBUG=0 needs SECRET_KEY set to 32 or more random characters")
+    if len(SECRET_KEY) < 50:
+        raise ImproperlyConfigured("DEBUG=0 needs SECRET_KEY set to 50 or more random characters "
+                                   f"(it has {len(SECRET_KEY)}), as Django's deployment check asks")
     ALLOWED_HOSTS = [h for h in os.environ.get("ALLOWED_HOSTS", "").split(",") if h]
     if not ALLOWED_HOSTS:
         raise ImproperlyConfigured("DEBUG=0 needs ALLOWED_HOSTS (comma-separated host names)")
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
-    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    # Only a proxy we run may say the request came over HTTPS: trusted only
+    # when TRUST_X_FORWARDED_PROTO says such a proxy sets (and overwrites)
+    # the header; otherwise any client could claim HTTPS.
+    if env_bool("TRUST_X_FORWARDED_PROTO", False):
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 3600)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     SECURE_CONTENT_TYPE_NOSNIFF = True
     X_FRAME_OPTIONS = "DENY"
 
@@ -105,6 +120,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "rest_framework",
     "drf_spectacular",
+    "axes",
     "games",
 ]
 if (BASE_DIR / "league" / "apps.py").exists() or (BASE_DIR / "league" / "models.py").exists():
@@ -112,13 +128,31 @@ if (BASE_DIR / "league" / "apps.py").exists() or (BASE_DIR / "league" / "models.
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "games.api_limits.ApiJsonErrors",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last, as django-axes asks
 ]
+
+# Logins (admin and session logins, and the API's basic authentication) go
+# through django-axes: after AXES_FAILURE_LIMIT wrong passwords for one
+# user name from one address, that pair is locked out for AXES_COOLOFF_HOURS
+# (answered 429), even with the right password.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_FAILURE_LIMIT = env_int("AXES_FAILURE_LIMIT", 5)
+AXES_COOLOFF_TIME = env_int("AXES_COOLOFF_HOURS", 1)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_HTTP_RESPONSE_CODE = 429
+AXES_IPWARE_PROXY_COUNT = env_int("NUM_PROXIES", 0)
+AXES_VERBOSE = False
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -182,8 +216,32 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.AllowAny"],
     "EXCEPTION_HANDLER": "games.api.exception_handler",
+    # JSON only, with size and depth limits (games/api_limits.py)
+    "DEFAULT_PARSER_CLASSES": ["games.api_limits.LimitedJSONParser"],
+    "DEFAULT_THROTTLE_CLASSES": ["games.api_limits.ScopedRateThrottle"],
+    # How many proxies in front of the site set X-Forwarded-For: 0 means the
+    # client address is REMOTE_ADDR (a client cannot pick its own address
+    # to dodge a rate limit).
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "UNAUTHENTICATED_USER": "django.contrib.auth.models.AnonymousUser",
 }
+
+# Request limits of the API (games/api_limits.py). Rates are "N/s", "N/min",
+# "N/hour" or "N/day" per user, per seat credential, else per client
+# address; an empty variable switches that limit off. The counts live in the
+# cache (CACHES): give every web process the same cache (Redis) in
+# production, or each process counts on its own.
+API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 100_000)
+API_MAX_JSON_DEPTH = env_int("API_MAX_JSON_DEPTH", 32)
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1_000_000)
+API_RATE_LIMITS = {
+    "game-create": os.environ.get("API_RATE_GAME_CREATE", "30/min") or None,
+    "seat-take": os.environ.get("API_RATE_SEAT_TAKE", "30/min") or None,
+    "audit": os.environ.get("API_RATE_AUDIT", "10/min") or None,
+}
+if os.environ.get("CACHE_URL", "").startswith("redis://"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": os.environ["CACHE_URL"]}}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "tablekeeper API",
@@ -238,6 +296,12 @@ CELERY_BEAT_SCHEDULE = {
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
 # --- games --------------------------------------------------------------------
+# The key of the events' anchors (an HMAC of each event's hash): kept outside
+# the database, so whoever can write the database cannot re-anchor a
+# rewritten history. Default: derived from SECRET_KEY. Keep it stable: a new
+# key makes every stored anchor fail the audit.
+GAMES_ANCHOR_KEY = os.environ.get("GAMES_ANCHOR_KEY") or hmac.new(
+    SECRET_KEY.encode("utf-8"), b"tablekeeper games anchor", hashlib.sha256).hexdigest()
 GAMES_SNAPSHOT_EVERY = env_int("GAMES_SNAPSHOT_EVERY", 40)
 GAMES_OUTBOX_MAX_ATTEMPTS = env_int("GAMES_OUTBOX_MAX_ATTEMPTS", 8)
 # Contract rummy: while a person may still buy the top discard (or undo one),

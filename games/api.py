@@ -12,6 +12,7 @@ from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from . import ai_seats, selectors, services
+from .api_limits import ScopedRateThrottle
 from .audit import audit_game
 from .errors import GameServiceError, NotVisible, NotYourSeat
 from .eventstore import ConcurrencyConflict
@@ -20,7 +21,12 @@ from .serializers import (ErrorSerializer, EventOutSerializer, GameCreateSeriali
                           MoveInSerializer, MoveOutSerializer, SeatTakeSerializer, SeatTokenSerializer,
                           VerdictSerializer, ViewSerializer)
 
-ERRORS = {400: ErrorSerializer, 403: ErrorSerializer, 404: ErrorSerializer, 409: ErrorSerializer}
+# Every error is {"error", "detail"} JSON: 400 bad input (a body over the
+# size or depth limits included), 401 a bad credential, 403 not allowed,
+# 404 no such thing, 409 a conflict, 415 a body that is not JSON, 429 over
+# a rate limit (with Retry-After).
+ERRORS = {code: ErrorSerializer for code in (400, 401, 403, 404, 409, 415, 429)}
+GAME_STATUSES = ("in_progress", "finished")
 
 
 def exception_handler(exc, context):
@@ -57,11 +63,17 @@ def _seat(request) -> Seat | None:
 
 
 class GameListCreate(APIView):
-    @extend_schema(responses=GameSummarySerializer(many=True),
-                   parameters=[OpenApiParameter("status", str, enum=["in_progress", "finished"])],
+    throttle_scope = "game-create"  # the POST; reads are never limited
+
+    @extend_schema(responses={200: GameSummarySerializer(many=True), 400: ErrorSerializer},
+                   parameters=[OpenApiParameter("status", str, enum=list(GAME_STATUSES))],
                    summary="List games")
     def get(self, request):
-        games = selectors.game_list(status=request.query_params.get("status"))[:200]
+        wanted = request.query_params.get("status")
+        if wanted is not None and wanted not in GAME_STATUSES:
+            raise GameServiceError(f"status must be one of {', '.join(GAME_STATUSES)}, not {wanted!r}",
+                                   "bad-status")
+        games = selectors.game_list(status=wanted)[:200]
         return Response([selectors.game_summary(g) for g in games])
 
     @extend_schema(request=GameCreateSerializer, responses={201: GameSummarySerializer, **ERRORS},
@@ -95,6 +107,8 @@ class GameDetail(APIView):
 
 
 class SeatTake(APIView):
+    throttle_scope = "seat-take"
+
     @extend_schema(request=SeatTakeSerializer, responses={201: SeatTokenSerializer, **ERRORS},
                    summary="Take a seat; returns the seat's credential (once)")
     def post(self, request, game_id: int, index: int):
@@ -112,23 +126,26 @@ class SeatView(APIView):
     def get(self, request, game_id: int):
         game = get_object_or_404(Game, pk=game_id)
         seat = _seat(request)
+        raw = request.query_params.get("seat")
+        index = None
+        if raw not in (None, ""):
+            if not (raw.isascii() and raw.isdigit()):
+                raise GameServiceError(f"seat must be a whole number, got {raw!r}", "bad-seat")
+            index = int(raw)
+            if not 0 <= index < game.players:
+                raise GameServiceError(f"game {game.pk} has seats 0 to {game.players - 1}", "bad-seat")
         if seat is not None:
             if seat.game_id != game.pk:
                 raise NotYourSeat(f"this credential is for game {seat.game_id}, not game {game.pk}")
+            if index is not None and index != seat.index:
+                raise NotYourSeat(f"this credential is for seat {seat.index}, not seat {index}")
             if ai_seats.nudge_if_due(game):  # embedded mode: an AI seat's buy window has passed
                 game = Game.objects.get(pk=game.pk)
             return Response(selectors.game_view(game, seat.index))
         if _is_staff(request):
-            raw = request.query_params.get("seat")
-            index = None
-            if raw not in (None, ""):
-                try:
-                    index = int(raw)
-                except ValueError:
-                    raise GameServiceError(f"seat must be a number, got {raw!r}", "bad-seat") from None
-                if not 0 <= index < game.players:
-                    raise GameServiceError(f"game {game.pk} has seats 0 to {game.players - 1}", "bad-seat")
             return Response(selectors.game_view(game, index))
+        if index is not None:
+            raise NotYourSeat("only staff (or the seat's own credential) may read a seat's view", "no-credential")
         return Response(selectors.game_view(game, None))
 
 
@@ -182,6 +199,10 @@ class GameRecord(APIView):
 
 
 class GameAudit(APIView):
+    # the POST that runs an audit is limited (scope "audit"); a refusal or an
+    # answer from the stored verdict is cheap and is not counted
+    audit_scope = "audit"
+
     @extend_schema(responses={200: VerdictSerializer, **ERRORS}, summary="The latest audit verdict")
     def get(self, request, game_id: int):
         game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
@@ -192,11 +213,23 @@ class GameAudit(APIView):
         return Response(VerdictSerializer(verdict).data)
 
     @extend_schema(request=None, responses={200: VerdictSerializer, **ERRORS},
-                   summary="Audit the game now (finished games; staff: any game)")
+                   summary="Audit the game now (finished games; staff: any game)",
+                   description="Staff audit any game and store a new verdict each time. Anyone else "
+                               "may ask for a finished game: the verdict stored for the stream as it "
+                               "stands is answered, and a new one is stored only when there is none.")
     def post(self, request, game_id: int):
         game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
-        if not (game.is_over or _is_staff(request)):
+        staff = _is_staff(request)
+        if not (game.is_over or staff):
             raise NotVisible(f"game {game.pk} is not over: only staff audit a game in play")
+        if not staff:
+            stored = selectors.latest_verdict(game)
+            if stored is not None and stored.events_checked == game.events.count():
+                return Response(VerdictSerializer(stored).data)
+        throttle = ScopedRateThrottle()
+        self.throttle_scope = self.audit_scope
+        if not throttle.allow_request(request, self):
+            self.throttled(request, throttle.wait())
         verdict = audit_game(game)
         return Response({"game": verdict.game_id, "ok": verdict.ok, "events_checked": verdict.events_checked,
                          "first_bad_version": verdict.first_bad_version, "problem": verdict.problem})

@@ -9,7 +9,18 @@ the game; every move's recorded seat is one the engine let act then
 off turn buys in contract rummy) and the move replays as that seat's; a
 recorded penalty is what the rules give for the refused move; the scores in
 GameFinished are the engine's; a game that ended has its GameFinished.
-The verdict names the first bad event.
+
+Each event's anchor is the HMAC of its hash under ``GAMES_ANCHOR_KEY`` (a
+key kept outside the database): a history edited and then re-chained has
+valid hashes but not valid anchors from the edited event on.
+
+The stream is also checked against its projections: the game row's version
+is the stream's last event (a deleted tail leaves the row ahead of the
+stream), its status, turn and scores are the replay's, and each seat row's
+name is the one the stream gives it (GameCreated, then SeatNamed).
+
+The verdict names the first bad event; every problem found at that event is
+told.
 """
 
 from __future__ import annotations
@@ -20,7 +31,7 @@ from typing import Iterable, Iterator
 from engine.errors import IllegalMoveError
 
 from . import eventstore as es
-from .models import AuditVerdict, Event, Game, SeedSecret
+from .models import AuditVerdict, Event, Game, Seat, SeedSecret
 from .replay import new_state, seed_sha256
 from .services import last_mover
 
@@ -36,11 +47,13 @@ class Verdict:
     def __str__(self) -> str:
         if self.ok:
             return f"game {self.game_id}: clean ({self.events_checked} events)"
+        if self.first_bad_version is None:
+            return f"game {self.game_id}: BAD: {self.problem}"
         return f"game {self.game_id}: BAD at event {self.first_bad_version}: {self.problem}"
 
 
 class _Bad(Exception):
-    def __init__(self, version: int, problem: str):
+    def __init__(self, version: int | None, problem: str):
         self.version = version
         self.problem = problem
 
@@ -59,6 +72,61 @@ def _check_chain(rows: list[Event]) -> None:
         prev = row.hash
 
 
+def _check_anchors(rows: list[Event]) -> None:
+    """Each event's anchor must be the HMAC of its hash under the anchor key."""
+    for row in rows:
+        if not es.anchor_holds(row.hash, row.anchor):
+            what = "carries no anchor" if not row.anchor else "its anchor is not the HMAC of its hash"
+            raise _Bad(row.version, f"{what} under the anchor key: the row was written or its hash "
+                                    f"chain rewritten outside the event store")
+
+
+def _check_projection(game: Game, rows: list[Event], state) -> None:
+    """The game row and the seat rows against the stream (``state``: the
+    replayed engine state, ``None`` when the replay failed)."""
+    last = rows[-1].version if rows else 0
+    finished = any(r.type == es.GAME_FINISHED for r in rows)
+    row_version = Game.objects.filter(pk=game.pk).values_list("version", flat=True).first()
+    row_status = Game.objects.filter(pk=game.pk).values_list("status", flat=True).first()
+    if row_version is None:
+        return
+    if row_version > last:
+        missing = f"event {last + 1} is" if row_version == last + 1 else f"events {last + 1} to {row_version} are"
+        gone = " (the row says the game finished: its GameFinished is gone)" \
+            if row_status == Game.Status.FINISHED and not finished else ""
+        raise _Bad(last + 1, f"{missing} missing: the game row is at version {row_version} "
+                             f"but the stream ends at event {last}{gone}")
+    if row_version < last:
+        raise _Bad(row_version + 1, f"the stream goes on to event {last} but the game row is at version "
+                                    f"{row_version}: events after it were added behind the row's back")
+    if row_status == Game.Status.FINISHED and not finished:
+        raise _Bad(last + 1, "the game row says finished but the stream has no GameFinished")
+    if state is not None:
+        fresh = Game.objects.defer("state").get(pk=game.pk)
+        expected_status = Game.Status.FINISHED if state.is_over else Game.Status.IN_PROGRESS
+        expected_to_move = None if state.is_over else state.to_move
+        expected_scores = state.scores() if state.is_over else None
+        for what, held, replayed in (("status", fresh.status, expected_status),
+                                     ("turn (to_move)", fresh.to_move, expected_to_move),
+                                     ("scores", fresh.scores, expected_scores)):
+            if held != replayed:
+                raise _Bad(last, f"the game row's {what} is {held!r} but the stream gives {replayed!r}")
+    named_at: dict[int, int] = {}
+    names: dict[int, str] = {}
+    for row in rows:
+        if row.type == es.GAME_CREATED and isinstance(row.payload, dict):
+            seats = es.upcast(row.type, row.schema_version, row.payload).get("seats", [])
+            names = {i: s.get("name", "") for i, s in enumerate(seats) if isinstance(s, dict)}
+            named_at = {i: row.version for i in names}
+        elif row.type == es.SEAT_NAMED and isinstance(row.payload, dict):
+            names[row.payload.get("seat")] = row.payload.get("name", "")
+            named_at[row.payload.get("seat")] = row.version
+    for index, name in Seat.objects.filter(game=game).order_by("index").values_list("index", "name"):
+        if index in names and names[index] != name:
+            raise _Bad(named_at[index], f"seat {index} is named {name!r} in the seats table but the stream "
+                                        f"names it {names[index]!r} (event {named_at[index]})")
+
+
 def _check_seat(version: int, state, seat, players: int) -> None:
     """The recorded seat must be one the engine lets act now: where the
     family has ``may_act(seat)`` (contract rummy: buys and undo off turn),
@@ -74,7 +142,8 @@ def _check_seat(version: int, state, seat, players: int) -> None:
         raise _Bad(version, f"recorded for seat {seat} but seat {state.to_move} was to move")
 
 
-def _check_replay(game: Game, rows: list[Event]) -> None:
+def _check_replay(game: Game, rows: list[Event]):
+    """Replay the stream through the engine; returns the final state."""
     events = []
     for row in rows:
         try:
@@ -101,6 +170,9 @@ def _check_replay(game: Game, rows: list[Event]) -> None:
                                                 "published in event 1: the deal was not the one promised")
         else:
             seed = SeedSecret.objects.filter(game=game).values_list("seed", flat=True).first()
+            if not seed and Game.objects.filter(pk=game.pk, status=Game.Status.FINISHED).exists():
+                raise _Bad(rows[-1].version + 1, "the game row says finished but the stream has no "
+                                                 "GameFinished (which reveals the seed): it was removed")
             if not seed or seed_sha256(seed) != published:
                 raise _Bad(1, "the kept secret seed does not hash to the published seed_sha256")
     try:
@@ -161,18 +233,35 @@ def _check_replay(game: Game, rows: list[Event]) -> None:
         elif event.type == es.GAME_CREATED:
             raise _Bad(event.version, "a second GameCreated")
     if over_at is not None and not finished:
-        raise _Bad(over_at, "the game ended at this move but no GameFinished follows")
+        raise _Bad(over_at + 1, f"the game ended at the move of event {over_at} but no GameFinished "
+                                f"follows it")
+    return state
 
 
 def audit_game(game: Game, *, save: bool = True) -> Verdict:
     """Audit one game and (by default) store the verdict."""
     rows = list(Event.objects.filter(game=game).order_by("version"))
+    found: list[_Bad] = []
+    state = None
+    for check in (_check_chain, _check_anchors):
+        try:
+            check(rows)
+        except _Bad as bad:
+            found.append(bad)
     try:
-        _check_chain(rows)
-        _check_replay(game, rows)
-        verdict = Verdict(game.pk, True, len(rows))
+        state = _check_replay(game, rows)
     except _Bad as bad:
-        verdict = Verdict(game.pk, False, len(rows), bad.version, bad.problem)
+        found.append(bad)
+    try:
+        _check_projection(game, rows, state)
+    except _Bad as bad:
+        found.append(bad)
+    if not found:
+        verdict = Verdict(game.pk, True, len(rows))
+    else:
+        first = min((b.version for b in found if b.version is not None), default=None)
+        at_first = [b.problem for b in found if b.version == first]
+        verdict = Verdict(game.pk, False, len(rows), first, "; ".join(dict.fromkeys(at_first)))
     if save:
         AuditVerdict.objects.create(game=game, ok=verdict.ok, events_checked=verdict.events_checked,
                                     first_bad_version=verdict.first_bad_version, problem=verdict.problem)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from .eventstore import ConcurrencyConflict
 
 __all__ = ["GameServiceError", "BadRequest", "MoveRefused", "NotYourSeat",
-           "SeatTaken", "GameIsOver", "NotVisible", "ConcurrencyConflict"]
+           "SeatTaken", "SeatNotOpen", "GameIsOver", "NotVisible", "ConcurrencyConflict"]
 
 
 class GameServiceError(Exception):
@@ -42,6 +42,14 @@ class NotYourSeat(GameServiceError):
 class SeatTaken(GameServiceError):
     status = 409
     code = "seat-taken"
+
+
+class SeatNotOpen(GameServiceError):
+    """A seat no person may claim: an AI seat, or any seat of a game that is
+    over (its names are part of the record)."""
+
+    status = 409
+    code = "seat-not-open"
 
 
 class GameIsOver(GameServiceError):

@@ -10,6 +10,12 @@ Every event carries ``hash = sha256(prev_hash + canonical JSON of the row)``
 with ``prev_hash`` the previous event's hash (64 zeros for the first), so an
 edited, inserted or deleted row breaks the chain from that row on.
 
+Each event also carries ``anchor``, the HMAC-SHA256 of its hash under
+``settings.GAMES_ANCHOR_KEY``, a key kept outside the database (by default
+derived from ``SECRET_KEY``): whoever can write the database but does not
+hold the key can re-chain the hashes after an edit, but cannot give the
+re-chained rows valid anchors, so the audit names the edited event.
+
 Event shapes evolve: each type has a current schema version, and upcasters
 turn an old stored payload into the current shape when it is read (the
 stored row, and so its hash, never changes).
@@ -18,11 +24,13 @@ stored row, and so its hash, never changes).
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 from typing import Any, Callable, Iterable
 
+from django.conf import settings
 from django.db import IntegrityError, connection, transaction
 from django.utils import timezone
 
@@ -34,7 +42,8 @@ GENESIS_HASH = "0" * 64
 GAME_CREATED = "GameCreated"
 MOVE_RECORDED = "MoveRecorded"
 GAME_FINISHED = "GameFinished"
-CURRENT_SCHEMA: dict[str, int] = {GAME_CREATED: 2, MOVE_RECORDED: 2, GAME_FINISHED: 1}
+SEAT_NAMED = "SeatNamed"  # a seat's player named when the seat was taken
+CURRENT_SCHEMA: dict[str, int] = {GAME_CREATED: 2, MOVE_RECORDED: 2, GAME_FINISHED: 1, SEAT_NAMED: 1}
 
 # (type, stored schema version) -> function giving the payload one version up.
 UPCASTERS: dict[tuple[str, int], Callable[[dict[str, Any]], dict[str, Any]]] = {}
@@ -150,6 +159,26 @@ def chain_hash(prev_hash: str, body: bytes) -> str:
     return hashlib.sha256(prev_hash.encode("ascii") + b"\n" + body).hexdigest()
 
 
+def anchor_key() -> bytes:
+    """The key of the anchors: ``settings.GAMES_ANCHOR_KEY``."""
+    key = getattr(settings, "GAMES_ANCHOR_KEY", "") or ""
+    if not key:
+        raise RuntimeError("settings.GAMES_ANCHOR_KEY is empty: events cannot be anchored")
+    return key.encode("utf-8")
+
+
+def anchor(digest: str) -> str:
+    """The anchor of an event whose hash is ``digest``: HMAC-SHA256 of the
+    hash under :func:`anchor_key`."""
+    return hmac.new(anchor_key(), digest.encode("ascii"), hashlib.sha256).hexdigest()
+
+
+def anchor_holds(digest: str, stored: str) -> bool:
+    """Whether ``stored`` is the anchor of ``digest`` (compared in constant
+    time)."""
+    return bool(stored) and hmac.compare_digest(anchor(digest), stored)
+
+
 def expected_hash(event: Event, prev_hash: str) -> str:
     """The hash ``event`` should carry if it follows ``prev_hash``."""
     return chain_hash(prev_hash, canonical_bytes(
@@ -201,6 +230,7 @@ def append(game: Game | int, *, expected_version: int,
         raise ConcurrencyConflict(game_id, expected_version, version)
     rows = []
     now = timezone.now()
+    key = anchor_key()
     for event_type, payload in events:
         version += 1
         schema = CURRENT_SCHEMA.get(event_type, 1)
@@ -211,7 +241,8 @@ def append(game: Game | int, *, expected_version: int,
             raise ValueError(f"{event_type} payload is not JSON-safe: {exc}") from None
         digest = chain_hash(prev, body)
         rows.append(Event(game_id=game_id, version=version, type=event_type, schema_version=schema,
-                          payload=payload, actor=actor, recorded_at=now, prev_hash=prev, hash=digest))
+                          payload=payload, actor=actor, recorded_at=now, prev_hash=prev, hash=digest,
+                          anchor=hmac.new(key, digest.encode("ascii"), hashlib.sha256).hexdigest()))
         prev = digest
     with transaction.atomic(savepoint=False):
         try:

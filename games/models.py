@@ -116,6 +116,10 @@ class Event(AppendOnlyModel):
     recorded_at = models.DateTimeField()
     prev_hash = models.CharField(max_length=64)
     hash = models.CharField(max_length=64)
+    # HMAC-SHA256 of ``hash`` under ``settings.GAMES_ANCHOR_KEY`` (a key kept
+    # outside the database): a chain rewritten by someone who can write the
+    # database but does not hold the key no longer carries valid anchors.
+    anchor = models.CharField(max_length=64, blank=True, default="")
 
     append_only_noun = "events"
 

@@ -8,14 +8,18 @@ from .models import Game
 def record_text(game: Game) -> str:
     """The record of ``game`` as :mod:`engine.records` writes it: the setup
     (variant, rules, seats, the seed or the typed-in deal), one line per
-    move, and the result once the game is over. The state is rebuilt from
+    move, and the result once the game is over, then the stream's head:
+    ``[Head "<version> sha256:<hash>"]`` and ``[Anchor "<hmac>"]`` (the
+    engine's reader keeps tags it does not know). The state is rebuilt from
     the stream, not taken from the projection.
 
     :raises LookupError: the game's family keeps no records (no
         ``setup_tags``/``move_stack``).
     :raises replay.ReplayError: the stream does not replay.
     """
-    from engine.records import write_game
+    from engine.records import record_from_game, write_record
+
+    from .models import Event
 
     from .services import state_from_stream
 
@@ -24,4 +28,9 @@ def record_text(game: Game) -> str:
         raise LookupError(f"the {game.variant} engine writes no game records")
     names = {s.index: s.name or f"seat {s.index}" for s in game.seats.all()}
     tags = {"Event": str(game), "Game": str(game.pk), "Date": game.created_at.strftime("%Y.%m.%d")}
-    return write_game(state, seats=names, tags=tags)
+    rec = record_from_game(state, seats=names, tags=tags)
+    head = Event.objects.filter(game=game).order_by("-version").values("version", "hash", "anchor").first()
+    if head is not None:  # the stream's head, so a kept copy proves the history it came from
+        rec.tags.append(("Head", f"{head['version']} sha256:{head['hash']}"))
+        rec.tags.append(("Anchor", head["anchor"]))
+    return write_record(rec)

@@ -80,6 +80,16 @@ def game_record_text(game: Game, *, staff: bool = False) -> str:
     return record_text(game)
 
 
+def stream_head(game: Game) -> dict[str, Any] | None:
+    """The stream's last event as a reader may check it later: ``version``,
+    ``hash`` and ``anchor`` (the HMAC of the hash under the anchor key), or
+    ``None`` for an empty stream. Public: hashes reveal nothing of the game."""
+    from .models import Event
+
+    row = Event.objects.filter(game=game).order_by("-version").values("version", "hash", "anchor").first()
+    return dict(row) if row else None
+
+
 def latest_verdict(game: Game) -> AuditVerdict | None:
     return game.audits.order_by("-checked_at", "-id").first()
 

@@ -24,7 +24,7 @@ from engine.registry import find_variant
 
 from . import eventstore as es
 from . import outbox
-from .errors import BadRequest, GameIsOver, GameServiceError, MoveRefused, NotYourSeat, SeatTaken
+from .errors import BadRequest, GameIsOver, GameServiceError, MoveRefused, NotYourSeat, SeatNotOpen, SeatTaken
 from .models import Event, Game, Seat, SeedSecret, Snapshot
 from .replay import rebuild, seed_sha256
 
@@ -33,7 +33,20 @@ def _token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def _normalise_seats(seats: Iterable[Any] | None, players: int) -> list[dict[str, str]]:
+def _ai_levels(family: str) -> list[str]:
+    from engine.ai import levels_for
+
+    return sorted(levels_for(family))
+
+
+def _normalise_seats(seats: Iterable[Any] | None, players: int, family: str = "") -> list[dict[str, str]]:
+    """The seat list of a new game. An AI seat's level, when one is given,
+    must be one the engine offers for ``family`` (empty: the family's
+    default level).
+
+    :raises BadRequest: a bad seat entry, kind or AI level, or a count that
+        is not ``players``.
+    """
     if seats is None:
         return [{"name": f"seat {i}", "kind": Seat.Kind.HUMAN, "ai_level": ""} for i in range(players)]
     out = []
@@ -45,6 +58,13 @@ def _normalise_seats(seats: Iterable[Any] | None, players: int) -> list[dict[str
         kind = seat.get("kind", Seat.Kind.HUMAN)
         if kind not in Seat.Kind.values:
             raise BadRequest(f"seat {i}: kind {kind!r} is not one of {', '.join(Seat.Kind.values)}", "bad-seats")
+        level = seat.get("ai_level") or ""
+        if kind == Seat.Kind.AI and level:
+            known = _ai_levels(family)
+            if level not in known:
+                offered = f"the levels are {', '.join(known)}" if known else \
+                    f"the {family or 'this'} family has no AI levels"
+                raise BadRequest(f"seat {i}: unknown AI level {level!r} ({offered})", "bad-ai-level")
         out.append({"name": str(seat.get("name") or f"seat {i}")[:120], "kind": kind,
                     "ai_level": str(seat.get("ai_level") or "")[:20]})
     if len(out) != players:
@@ -101,7 +121,7 @@ def game_create(*, variant: str, players: int, rules: dict[str, Any] | None = No
                          "bad-players")
     if not isinstance(first, int) or not 0 <= first < players:
         raise BadRequest(f"first seat must be 0 to {players - 1}, got {first!r}", "bad-first")
-    seat_list = _normalise_seats(seats, players)
+    seat_list = _normalise_seats(seats, players, cls.family)
     seed = None
     try:
         if deal is None:
@@ -135,22 +155,65 @@ def game_create(*, variant: str, players: int, rules: dict[str, Any] | None = No
 
 
 def seat_take(*, game: Game, index: int, name: str = "", user=None) -> str:
-    """Claim a seat and return its credential (shown once; only its hash is
-    stored).
+    """Claim an open seat and return its credential (shown once; only its
+    hash is stored).
 
-    :raises BadRequest: no such seat. :raises SeatTaken: already claimed.
+    Only a person's seat that nobody holds, in a game still in play, can be
+    claimed: an AI seat is played by the computer, and the seats of a game
+    that is over are part of its record. A ``name`` other than the seat's
+    name is recorded as a ``SeatNamed`` event in the game's stream (the
+    seat row follows it as a projection, and the audit checks it), so a
+    seat is never renamed behind the record's back.
+
+    :raises BadRequest: no such seat, or a name that is too long.
+    :raises SeatNotOpen: an AI seat, or the game is over.
+    :raises SeatTaken: already claimed.
     """
-    if not isinstance(index, int) or not 0 <= index < game.players:
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < game.players:
         raise BadRequest(f"game {game.pk} has seats 0 to {game.players - 1}, not {index!r}", "bad-seat")
+    name = (name or "").strip()
+    if len(name) > 120:
+        raise BadRequest(f"a seat name has at most 120 characters, not {len(name)}", "bad-name")
     token = secrets.token_urlsafe(24)
     with transaction.atomic():
-        updated = (Seat.objects.filter(game=game, index=index, token_hash="")
+        current = Game.objects.defer("state").get(pk=game.pk)
+        if current.is_over:
+            raise SeatNotOpen(f"game {game.pk} is over: its seats can no longer be taken")
+        seat = Seat.objects.get(game_id=game.pk, index=index)
+        if seat.kind == Seat.Kind.AI:
+            raise SeatNotOpen(f"seat {index} of game {game.pk} is played by the computer: it cannot be taken")
+        updated = (Seat.objects.filter(pk=seat.pk, token_hash="", kind=Seat.Kind.HUMAN)
                    .update(token_hash=_token_hash(token), taken_at=timezone.now(),
-                           user=user if getattr(user, "is_authenticated", False) else None,
-                           **({"name": name[:120]} if name else {})))
-    if not updated:
-        raise SeatTaken(f"seat {index} of game {game.pk} is already taken")
+                           user=user if getattr(user, "is_authenticated", False) else None))
+        if not updated:
+            raise SeatTaken(f"seat {index} of game {game.pk} is already taken")
+        if name and name != seat.name:
+            _record_seat_name(current, index, name, actor=f"seat:{index}")
     return token
+
+
+def _record_seat_name(game: Game, index: int, name: str, *, actor: str) -> None:
+    """Append ``SeatNamed`` (seat, name) to the stream and update the seat
+    row and the game's version to follow it (inside the caller's
+    transaction)."""
+    rows = es.append(game, expected_version=game.version, events=[(es.SEAT_NAMED, {"seat": index, "name": name})],
+                     actor=actor)
+    Seat.objects.filter(game_id=game.pk, index=index).update(name=name)
+    Game.objects.filter(pk=game.pk).update(version=rows[-1].version, updated_at=timezone.now())
+    game.version = rows[-1].version
+    outbox.publish(game, rows)
+
+
+def seat_names_from_stream(events) -> dict[int, str]:
+    """``{seat index: name}`` as the stream says: the names in GameCreated,
+    then each ``SeatNamed``."""
+    names: dict[int, str] = {}
+    for event in events:
+        if event.type == es.GAME_CREATED:
+            names = {i: s.get("name", "") for i, s in enumerate(event.payload.get("seats", []))}
+        elif event.type == es.SEAT_NAMED:
+            names[event.payload.get("seat")] = event.payload.get("name", "")
+    return names
 
 
 def seat_for_token(token: str) -> Seat | None:
@@ -445,4 +508,6 @@ def projection_rebuild(game: Game) -> Game:
             game.training = bool(created.get("training", False))
         _save_projection(game, state, last, snapshot_due=False)
         game.save(update_fields=["players", "rules", "training"])
+        for index, name in seat_names_from_stream(events).items():
+            Seat.objects.filter(game=game, index=index).exclude(name=name).update(name=name)
     return game

@@ -178,6 +178,7 @@ def game_detail(request, game_id: int):
         "open_seats": [s for s in summary["seats"] if not s["taken"] and s["kind"] == Seat.Kind.HUMAN]
         if not game.is_over else [],
         "verdict": selectors.latest_verdict(game),
+        "head": selectors.stream_head(game),
         "events": selectors.game_events(game, staff=staff) if hidden else None,
     })
 

@@ -23,6 +23,17 @@ def _no_buy_window(settings):
     settings.GAMES_AI_BUY_WINDOW = 0
 
 
+@pytest.fixture(autouse=True)
+def _fresh_rate_limits():
+    """Each test starts with empty rate-limit counts (they live in the cache,
+    which outlives a test; the login lockouts live in the test's database)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+    cache.clear()
+
+
 @pytest.fixture
 def require_postgres(settings):
     """Fail (not skip) unless the default database is PostgreSQL."""

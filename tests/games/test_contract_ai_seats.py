@@ -13,7 +13,7 @@ from engine.contract.ai import next_ai_move
 from engine.registry import find_variant
 from games import ai_seats, outbox, services
 from games.audit import audit_game
-from games.models import Event, Game, OutboxMessage
+from games.models import Event, Game, OutboxMessage, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -185,7 +185,10 @@ def test_a_person_on_turn_queues_the_task_and_an_ai_seat_on_turn_plays():
 
 
 def test_a_contract_seat_at_an_unknown_level_is_a_clear_error():
-    game = contract(["human", "ai", "ai"], level="random", deal=joker_upcard_deal())
+    # a level the engine no longer offers (game creation refuses unknown levels)
+    game = contract(["human", "ai", "ai"], deal=joker_upcard_deal())
+    Seat.objects.filter(game=game, kind="ai").update(ai_level="random")
+    ai_seats._SEATS.clear()
     settle()
     assert game.events.count() == 1   # the queued task failed in the drain: nothing stored
     with pytest.raises(ai_seats.AISeatError, match="unknown AI level 'random' for contract .*standard"):

@@ -12,12 +12,16 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = ("import json, django; from django.conf import settings as s; django.setup(); "
          "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'], 'name': str(s.DATABASES['default']['NAME']),"
          " 'eager': s.CELERY_TASK_ALWAYS_EAGER, 'broker': s.CELERY_BROKER_URL, 'debug': s.DEBUG,"
-         " 'secure': getattr(s, 'SESSION_COOKIE_SECURE', False), 'apps': s.INSTALLED_APPS}))")
+         " 'secure': getattr(s, 'SESSION_COOKIE_SECURE', False), 'apps': s.INSTALLED_APPS,"
+         " 'hsts': [getattr(s, 'SECURE_HSTS_SECONDS', 0), getattr(s, 'SECURE_HSTS_INCLUDE_SUBDOMAINS', False),"
+         " getattr(s, 'SECURE_HSTS_PRELOAD', False)],"
+         " 'proxy': getattr(s, 'SECURE_PROXY_SSL_HEADER', None), 'anchor': len(s.GAMES_ANCHOR_KEY)}))")
 
 
 def settings_with(**env):
     base = {k: v for k, v in os.environ.items()
-            if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")}
+            if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
+                         "TRUST_X_FORWARDED_PROTO", "GAMES_ANCHOR_KEY")}
     base.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     proc = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=base, capture_output=True, text=True)
     return proc.returncode, (json.loads(proc.stdout) if proc.returncode == 0 else proc.stderr)
@@ -46,3 +50,28 @@ def test_production_mode_needs_a_secret_key_and_hosts():
     assert code == 0 and s["debug"] is False and s["secure"] is True
     code, err = settings_with(DEBUG="maybe")
     assert code != 0 and "not a yes/no value" in err
+
+
+def test_production_mode_refuses_a_secret_key_shorter_than_50():
+    code, err = settings_with(DEBUG="0", SECRET_KEY="x" * 49, ALLOWED_HOSTS="club.example")
+    assert code != 0 and "50 or more random characters (it has 49)" in err
+
+
+def test_production_mode_sends_hsts_with_subdomains_and_preload():
+    code, s = settings_with(DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="club.example")
+    assert code == 0, s
+    assert s["hsts"] == [3600, True, True]
+
+
+def test_x_forwarded_proto_is_trusted_only_when_a_setting_says_a_proxy_sets_it():
+    code, s = settings_with(DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="club.example")
+    assert code == 0 and s["proxy"] is None
+    code, s = settings_with(DEBUG="0", SECRET_KEY="x" * 50, ALLOWED_HOSTS="club.example", TRUST_X_FORWARDED_PROTO="1")
+    assert code == 0 and s["proxy"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+
+
+def test_the_anchor_key_is_derived_from_the_secret_key_unless_set():
+    code, s = settings_with(SECRET_KEY="y" * 50)
+    assert code == 0 and s["anchor"] == 64
+    code, s = settings_with(SECRET_KEY="y" * 50, GAMES_ANCHOR_KEY="kept-in-a-vault")
+    assert code == 0 and s["anchor"] == len("kept-in-a-vault")

@@ -1,0 +1,172 @@
+"""What the API takes and how often: a JSON parser with size and depth
+limits, rate limits (429 with ``Retry-After``), and JSON answers for every
+error under ``/api/`` (no HTML page, whatever raised it).
+
+Settings (each with a default in ``config/settings.py``):
+
+- ``API_MAX_BODY_BYTES``: the largest request body the API reads.
+- ``API_MAX_JSON_DEPTH``: the deepest nesting of arrays and objects.
+- ``API_RATE_LIMITS``: ``{scope: "N/period"}`` for the scopes below
+  (``None`` or a missing scope: no limit); read at each request, so tests
+  can lower or raise them with the ``settings`` fixture.
+"""
+
+from __future__ import annotations
+
+import codecs
+import json
+
+from django.conf import settings
+from django.http import JsonResponse
+from rest_framework.exceptions import ParseError
+from rest_framework.parsers import JSONParser
+from rest_framework.throttling import SimpleRateThrottle
+
+_OPEN, _CLOSE, _QUOTE, _BACKSLASH = frozenset(b"[{"), frozenset(b"]}"), ord('"'), ord("\\")
+
+
+def json_depth_exceeds(raw: bytes, limit: int) -> bool:
+    """Whether ``raw`` (JSON text) nests arrays and objects deeper than
+    ``limit`` (brackets inside strings do not count). Runs in one pass
+    without recursion, so it is safe on any input."""
+    depth = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == _BACKSLASH:
+                escaped = True
+            elif byte == _QUOTE:
+                in_string = False
+        elif byte == _QUOTE:
+            in_string = True
+        elif byte in _OPEN:
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in _CLOSE:
+            depth -= 1
+    return False
+
+
+class LimitedJSONParser(JSONParser):
+    """DRF's JSON parser with limits: a body over ``API_MAX_BODY_BYTES``, JSON
+    nested deeper than ``API_MAX_JSON_DEPTH`` or a body that is not a JSON
+    object is refused with a 400 naming the problem; nothing is decoded past
+    the limits."""
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        parser_context = parser_context or {}
+        limit = int(getattr(settings, "API_MAX_BODY_BYTES", 100_000))
+        depth = int(getattr(settings, "API_MAX_JSON_DEPTH", 32))
+        request = parser_context.get("request")
+        declared = getattr(request, "META", {}).get("CONTENT_LENGTH") if request is not None else None
+        try:
+            if declared and int(declared) > limit:
+                raise ParseError(f"the request body is {int(declared)} bytes; the API takes at most {limit}")
+        except ValueError:
+            raise ParseError(f"Content-Length {declared!r} is not a number") from None
+        raw = stream.read(limit + 1)
+        if len(raw) > limit:
+            raise ParseError(f"the request body is over {limit} bytes; the API takes at most {limit}")
+        if json_depth_exceeds(raw, depth):
+            raise ParseError(f"the JSON is nested deeper than {depth} levels")
+        encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            text = codecs.decode(raw, encoding)
+            data = json.loads(text, parse_constant=_no_constant)
+        except RecursionError:  # cannot happen within the depth limit; never a 500
+            raise ParseError(f"the JSON is nested deeper than {depth} levels") from None
+        except ValueError as exc:
+            raise ParseError(f"JSON parse error - {exc}") from None
+        if not isinstance(data, dict):
+            raise ParseError(f"the request body must be a JSON object, not {_json_kind(data)}")
+        return data
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _json_kind(value) -> str:
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true or false"
+    if value is None:
+        return "null"
+    return "a number"
+
+
+class ScopedRateThrottle(SimpleRateThrottle):
+    """A rate limit per scope (``throttle_scope`` on the view), per user for
+    those logged in, per seat for a seat credential, else per client
+    address; reads are never limited. The rate is read from ``settings.API_RATE_LIMITS`` at each
+    request. Over the limit: 429 with ``Retry-After``."""
+
+    scope_attr = "throttle_scope"
+
+    def __init__(self):  # the rate is read per request in allow_request
+        pass
+
+    def get_rate(self):
+        return (getattr(settings, "API_RATE_LIMITS", None) or {}).get(self.scope)
+
+    def allow_request(self, request, view):
+        self.scope = getattr(view, self.scope_attr, None)
+        if not self.scope or request.method in ("GET", "HEAD", "OPTIONS"):
+            return True  # only writes (and the audit's POST) are limited
+        self.rate = self.get_rate()
+        if not self.rate:
+            return True
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        return super().allow_request(request, view)
+
+    def get_cache_key(self, request, view):
+        user = getattr(request, "user", None)
+        if getattr(user, "is_authenticated", False):
+            ident = f"user:{user.pk}"
+        elif getattr(request.auth, "token_hash", None):
+            ident = f"seat:{request.auth.pk}"
+        else:
+            ident = f"ip:{self.get_ident(request)}"
+        return self.cache_format % {"scope": self.scope, "ident": ident}
+
+
+_CODES = {400: "bad-request", 401: "not-authenticated", 403: "forbidden", 404: "not-found",
+          405: "method-not-allowed", 413: "too-large", 415: "unsupported-media-type", 429: "throttled",
+          500: "server-error"}
+
+
+class ApiJsonErrors:
+    """Middleware: an error answer under ``/api/`` that is not JSON already
+    (Django's 404 for an address no route matches, its 400 for a body over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``, a 500 page, a lockout page) becomes
+    ``{"error", "detail"}`` JSON with the same status and headers."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if (request.path.startswith("/api/") and response.status_code >= 400
+                and not response.get("Content-Type", "").startswith("application/json")):
+            status = response.status_code
+            detail = {404: f"no such API address: {request.path}",
+                      400: "bad request (a body over the size limit, or malformed)",
+                      500: "the server failed on this request"}.get(status, getattr(response, "reason_phrase", ""))
+            if status == 429:
+                detail = "too many attempts: wait before trying again"
+            limit = getattr(settings, "DATA_UPLOAD_MAX_MEMORY_SIZE", None)
+            size = request.META.get("CONTENT_LENGTH") or ""
+            if status == 400 and limit and size.isdigit() and int(size) > limit:
+                detail = f"the request body is {int(size)} bytes; the API takes at most {limit}"
+            json_response = JsonResponse({"error": _CODES.get(status, "error"), "detail": detail}, status=status)
+            for header in ("Retry-After", "WWW-Authenticate", "Allow"):
+                if header in response:
+                    json_response[header] = response[header]
+            return json_response
+        return response
