@@ -218,7 +218,10 @@ def test_ai_seats_play_goes_on_from_a_move_another_process_recorded_first(monkey
 
 @pytest.mark.django_db
 def test_ai_seats_play_refuses_an_unknown_level_and_a_game_that_does_not_end():
-    game = sabra(kinds=("ai", "ai"), level="grandmaster")
+    game = sabra(kinds=("ai", "ai"))
+    # creation refuses an unknown level: a seat row changed behind the services' back
+    Seat.objects.filter(game=game, kind="ai").update(ai_level="grandmaster")
+    ai_seats._SEATS.clear()
     with pytest.raises(ai_seats.AISeatError, match="unknown AI level 'grandmaster'"):
         ai_seats.ai_seats_play(game_id=game.pk)
     assert game.events.count() == 1

@@ -51,9 +51,9 @@ def test_twenty_writers_at_one_version_exactly_one_wins_each_time(require_postgr
 
         def write(i, barrier, version=version):
             barrier.wait()
-            try:
-                es.append(game.pk, expected_version=version, events=[("WriterNoted", {"writer": i})],
-                          actor=f"writer:{i}")
+            try:  # the service other apps append through: the event and the game row
+                services.game_append_event(game=game.pk, expected_version=version, type="WriterNoted",
+                                           payload={"writer": i}, actor=f"writer:{i}")
                 return "won"
             except es.ConcurrencyConflict:
                 return "conflict"
