@@ -64,6 +64,11 @@ class Game:
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 4
     RuleSet: ClassVar[type] = object
+    #: whether the family's move notation names the acting seat itself
+    #: (contract rummy: ``"2 buy"``, because a seat not on turn may move).
+    #: Where it does not, a record's move line puts the seat in front and
+    #: :mod:`engine.records` checks it against ``to_move``.
+    moves_name_seat: ClassVar[bool] = False
 
     # --- construction -----------------------------------------------------
     @classmethod

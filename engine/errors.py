@@ -10,6 +10,9 @@ so ``except ValueError`` catches them all; each names what was wrong.
 - :class:`RuleOptionError`: an unknown rule option or a bad value for one.
 - :class:`DealError`: a seed or a typed-in deal that cannot start a game.
 - :class:`RecordError`: a game record that cannot be read.
+- :class:`ResultMismatchError`: a record read and replayed whose ``Result``
+  or ``Scores`` tag disagrees with the replay (a verdict on the record, as
+  an illegal move is).
 """
 
 from __future__ import annotations
@@ -61,3 +64,16 @@ class RecordError(EngineError, ValueError):
     def __init__(self, message: str, line: int | None = None):
         super().__init__(message if line is None else f"line {line}: {message}")
         self.line = line
+
+
+class ResultMismatchError(RecordError):
+    """A record whose moves replay but whose ``Result`` or ``Scores`` tag
+    says otherwise (or claims an end the moves do not reach).
+
+    :param rule: ``"result-differs"``, ``"scores-differ"`` or
+        ``"game-not-over"``.
+    """
+
+    def __init__(self, message: str, rule: str):
+        super().__init__(message)
+        self.rule = rule

@@ -13,21 +13,24 @@ A record is a header of tag lines, then one line per turn::
     [Result "1"]
     [Scores "-42 42"]
 
-    1. draw ; Alice
-    2. play R10 R11 R12 -> [R10 R11 R12] ; Bob
+    1. 0 draw ; Alice
+    2. 1 play R10 R11 R12 -> [R10 R11 R12] ; Bob
 
 Tags are ``[Name "value"]`` (``\\"`` and ``\\\\`` escape inside the value);
-``Seat``, ``Rule`` and ``Deal`` may repeat. A move line is the turn number,
-a dot, and the move in the family's notation; ``;`` starts a comment to the
-end of the line (the writer names the player there; readers ignore it).
-Lines starting with ``;`` or ``#`` and blank lines are skipped.
+``Seat``, ``Rule``, ``Deal`` and ``Warning`` may repeat. A move line is the
+turn number, a dot, the seat that moved and the move in the family's
+notation; ``;`` starts a comment to the end of the line (the writer names
+the player there; readers ignore it). Older records name no seat
+(``1. draw``): the seat on turn is assumed. Lines starting with ``;`` or
+``#`` and blank lines are skipped.
 
 This module knows no rules: it finds the game class with
 :func:`engine.registry.find_variant`, builds the rule set with its
 ``rules_from_dict`` and starts the game with ``new(players, rules, seed=...,
-deal=..., first=...)``; then pushes each move. A family's game supports
-records when it also offers ``setup_tags()`` (players, first, rules, and
-seed or deal) and ``move_stack`` (the moves pushed). ``docs/records.md``
+deal=..., first=...)``; then pushes each move, refusing one by a seat that
+may not move then. A family's game supports records when it also offers
+``setup_tags()`` (players, first, rules, and seed or deal), ``move_stack``
+(the moves pushed) and ``move_seats`` (who pushed each). ``docs/records.md``
 specifies the format.
 """
 
@@ -39,18 +42,20 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import (DealError, EngineError, IllegalMoveError, NotationError,
-                     RecordError, RuleOptionError)
+                     RecordError, ResultMismatchError, RuleOptionError)
 from .registry import find_variant
 
 _TAG = re.compile(r'^\[([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\]|\\.)*)"\]\s*$')
 _MOVE = re.compile(r"^(\d+)\.\s*(.*)$")
-REPEATABLE = ("Seat", "Rule", "Deal")
+_SEAT = re.compile(r"^(\d+)\s+(\S.*)$")
+REPEATABLE = ("Seat", "Rule", "Deal", "Warning")
 
 
 @dataclass
 class GameRecord:
     """A parsed record: ordered ``tags`` (name, value) and the ``moves``
-    (text, comment, line number)."""
+    (text, comment, line number); a move's text keeps the seat written in
+    front of it (:func:`split_seat` takes it apart)."""
 
     tags: list[tuple[str, str]] = field(default_factory=list)
     moves: list[tuple[str, str, int]] = field(default_factory=list)
@@ -206,8 +211,13 @@ def record_from_game(game, seats: list[str] | dict[int, str] | None = None,
                      comments: bool = True) -> GameRecord:
     """A record of ``game`` (any family whose game has ``setup_tags()`` and
     ``move_stack``). ``seats`` names the players; ``tags`` adds free tags
-    (Event, Site, Date ...). The Result and Scores tags are written once the
-    game is over.
+    (Event, Site, Date ...). Each move line names the seat that moved (from
+    the game's ``move_seats``; in front of the move unless the family's
+    notation names it, :attr:`engine.base.Game.moves_name_seat`) and, with
+    ``comments``, the player's name as a comment. A ``Warning`` tag keeps
+    each rule option the other options leave without effect (the rule set's
+    ``warnings()``). The Result and Scores tags are written once the game
+    is over.
     """
     setup = game.setup_tags()
     rec = GameRecord()
@@ -237,17 +247,33 @@ def record_from_game(game, seats: list[str] | dict[int, str] | None = None,
         rec.tags.append(("Scores", " ".join(str(s) for s in game.scores())))
     else:
         rec.tags.append(("Result", "*"))
-    moves = game.move_stack if moves is None else moves
-    # who moved: replay the seat order cheaply from a fresh game is costly;
-    # families that track it expose ``move_seats``
-    seats_of = getattr(game, "move_seats", None)
+    for text in _rule_warnings(game):
+        rec.tags.append(("Warning", text))
+    stack = getattr(game, "move_stack", [])
+    moves = stack if moves is None else moves
+    # who moved: families that track it expose ``move_seats`` (one per move
+    # of ``move_stack``); their notation may already name it (contract rummy)
+    seats_of = getattr(game, "move_seats", None) if moves is stack else None
+    if seats_of is not None and len(seats_of) != len(moves):  # pragma: no cover - a family bug
+        seats_of = None
+    prefix = not getattr(game, "moves_name_seat", False)
     for i, mv in enumerate(moves):
-        comment = ""
-        if comments and seats_of is not None:
+        text, comment = str(mv), ""
+        if seats_of is not None:
             s = seats_of[i]
-            comment = names.get(s, f"seat {s}")
-        rec.moves.append((str(mv), comment, 0))
+            if prefix:
+                text = f"{s} {text}"
+            if comments:
+                comment = names.get(s, f"seat {s}")
+        rec.moves.append((text, comment, 0))
     return rec
+
+
+def _rule_warnings(game) -> list[str]:
+    """The warnings of the game's rule set (options that have no effect
+    under the others), where the family's rule set gives them."""
+    warnings = getattr(getattr(game, "rules", None), "warnings", None)
+    return list(warnings()) if callable(warnings) else []
 
 
 def write_game(game, seats=None, tags=None) -> str:
@@ -257,13 +283,27 @@ def write_game(game, seats=None, tags=None) -> str:
 
 class ReplayError(IllegalMoveError):
     """A move of a record that the rules refuse (or that does not parse),
-    with where it is: ``turn`` (1-based), ``seat``, ``player`` (the Seat
-    tag's name or ``None``), ``move`` (its text) and ``rule``."""
+    with where it is: ``turn`` (1-based), ``seat`` (the seat that moved),
+    ``player`` (the Seat tag's name or ``None``), ``move`` (its text),
+    ``rule``, and ``to_move`` (the seat whose turn it was; with rule
+    ``not-your-turn`` it differs from ``seat``)."""
 
     def __init__(self, message: str, rule: str, turn: int, seat: int | None,
-                 player: str | None, move: str, line: int | None = None):
+                 player: str | None, move: str, line: int | None = None,
+                 to_move: int | None = None):
         super().__init__(message, rule=rule)
         self.turn, self.seat, self.player, self.move, self.line = turn, seat, player, move, line
+        self.to_move = to_move
+
+
+def split_seat(text: str) -> tuple[int | None, str]:
+    """The seat written in front of a move line's move and the rest:
+    ``"2 play R1 R2 R3 -> [R1 R2 R3]"`` gives ``(2, "play ...")``; a line
+    of an older record, ``"draw"``, gives ``(None, "draw")``."""
+    m = _SEAT.match(text.strip())
+    if not m:
+        return None, text.strip()
+    return int(m.group(1)), m.group(2)
 
 
 def start_game(rec: GameRecord):
@@ -292,63 +332,85 @@ def _move_seat(move, game) -> int | None:
     return seat if isinstance(seat, int) else game.to_move
 
 
-def _text_seat(text: str, game) -> int | None:
-    """The seat a move's text names in front (``"2 buy"``) when it is a seat
-    of the game, else the seat on turn: who to name when the text does not
-    parse."""
-    first = text.split(None, 1)[0] if text.strip() else ""
-    if first.isdigit() and int(first) < getattr(game, "players", 0):
-        return int(first)
-    return game.to_move
+def _name(names: dict[int, str], seat: int | None) -> str:
+    name = names.get(seat) if seat is not None else None
+    return f"seat {seat} ({name})" if name else f"seat {seat}"
 
 
 def replay(rec: GameRecord, on_move: Callable | None = None, check_result: bool = True):
     """Start the game and push every move; returns the game.
     ``on_move(game, turn, move, outcome)`` is called after each push.
 
-    :raises RecordError: bad header, or the Result/Scores tags disagree with
-        the replayed game.
-    :raises ReplayError: a move that does not parse or is illegal; it names
-        the turn, the seat and the rule.
+    A move line that names its seat is checked against who may move: the
+    seat on turn, or, in a family whose notation names the seat (contract
+    rummy), whoever the family lets act then (a buyer out of turn).
+
+    :raises RecordError: bad header.
+    :raises ResultMismatchError: (a ``RecordError``) the Result/Scores tags
+        disagree with the replayed game.
+    :raises ReplayError: a move that does not parse, is illegal, or is made
+        by a seat whose turn it is not (rule ``not-your-turn``); it names the
+        turn, the seat that moved, the seat on turn and the rule.
     """
     game = start_game(rec)
     names = rec.seats()
+    seat_in_move = getattr(game, "moves_name_seat", False)
+    players = getattr(game, "players", 0)
     for turn, (text, _, line) in enumerate(rec.moves, 1):
-        seat = _text_seat(text, game)
+        named, body = split_seat(text)
+        on_turn = game.to_move
+        seat = named if named is not None else on_turn
         move = None
+
+        def fail(message: str, rule: str, seat: int | None):
+            return ReplayError(message, rule, turn, seat, names.get(seat), text, line, on_turn)
+
         try:
-            move = game.parse_move(text)
-            seat = _move_seat(move, game)
+            if named is not None and not named < players:
+                raise IllegalMoveError(f"no seat {named} at a table of {players}", "no-such-seat")
+            if seat_in_move:
+                move = game.parse_move(text)
+                seat = _move_seat(move, game)
+            else:
+                move = game.parse_move(body)
+                if named is not None and on_turn is not None and named != on_turn:
+                    raise IllegalMoveError("not on turn", "not-your-turn")
             outcome = game.push(move)
         except NotationError as exc:
-            raise ReplayError(str(exc), "notation", turn, seat, names.get(seat), text, line) from None
+            raise fail(str(exc), "notation", seat) from None
         except IllegalMoveError as exc:
-            raise ReplayError(str(exc), exc.rule, turn, seat, names.get(seat), text, line) from None
+            if exc.rule == "not-your-turn":
+                raise fail(f"{_name(names, seat)} moved at turn {turn}, but it was "
+                           f"{_name(names, on_turn)}'s turn", exc.rule, seat) from None
+            raise fail(str(exc), exc.rule, seat) from None
         except EngineError as exc:  # pragma: no cover - a family's other errors
-            raise ReplayError(str(exc), "error", turn, seat, names.get(seat), text, line) from None
+            raise fail(str(exc), "error", seat) from None
         if on_move is not None:
             on_move(game, turn, move, outcome)
     if check_result:
         result = rec.get("Result")
         if result is not None and result.strip() != "*":
             if not game.is_over:
-                raise RecordError(f"the record gives the result {result!r} but the game is not "
-                                  f"over after {len(rec.moves)} turns")
+                raise ResultMismatchError(f"the record gives the result {result!r} but the game "
+                                          f"is not over after {len(rec.moves)} turns",
+                                          "game-not-over")
             winners = getattr(game, "winners", None)
             if winners is not None:
                 got = " ".join(str(w) for w in winners) or "-"
                 if got != " ".join(result.split()):
-                    raise RecordError(f"the record gives the result {result!r}; the replay "
-                                      f"gives {got!r}")
+                    raise ResultMismatchError(f"the record gives the result {result!r}; the "
+                                              f"replay gives {got!r}", "result-differs")
         scores = rec.get("Scores")
         if scores is not None:
             got = game.scores()
             if got is None:
-                raise RecordError(f"the record gives scores {scores} but the game is not over "
-                                  f"after {len(rec.moves)} turns")
+                raise ResultMismatchError(f"the record gives scores {scores} but the game is "
+                                          f"not over after {len(rec.moves)} turns",
+                                          "game-not-over")
             if " ".join(str(s) for s in got) != " ".join(scores.split()):
-                raise RecordError(f"the record gives scores {scores}; the replay gives "
-                                  f"{' '.join(str(s) for s in got)}")
+                raise ResultMismatchError(f"the record gives scores {scores}; the replay "
+                                          f"gives {' '.join(str(s) for s in got)}",
+                                          "scores-differ")
     return game
 
 

@@ -157,10 +157,27 @@ def illegal_game():
     g.push("draw")
     rec = record_from_game(g, ["Ann", "Ben", "Cleo"],
                            {"Event": "An illegal record", "Expect": "turn 3 initial-meld-below-threshold"})
-    rec.moves.append(("play B1 B2 B3 -> [B1 B2 B3]", "Cleo: 6 points is no initial meld", 0))
-    rec.moves.append(("draw", "Ann", 0))
+    rec.moves.append(("2 play B1 B2 B3 -> [B1 B2 B3]", "Cleo: 6 points is no initial meld", 0))
+    rec.moves.append(("0 draw", "Ann", 0))
     (HERE / "illegal-initial-meld.txt").write_text(write_record(rec), encoding="utf-8")
     print("illegal-initial-meld.txt: refused at turn 3")
+
+
+def out_of_turn_game():
+    """A game typed in from a real table where Ben's turn 5 was skipped:
+    Cleo's move is written as turn 5. Refused there: seat 2 moved, seat 1
+    was on turn."""
+    g = SabraGame.new(3, RuleSet(), seed="example-out-of-turn")
+    player = RandomPlayer(5)
+    for _ in range(4):
+        g.push(player.choose(g))
+    rec = record_from_game(g, ["Ann", "Ben", "Cleo"],
+                           {"Event": "A turn skipped when the game was typed in",
+                            "Expect": "turn 5 not-your-turn"})
+    rec.moves.append(("2 draw", "Cleo (Ben's turn was not written down)", 0))
+    rec.moves.append(("0 draw", "Ann", 0))
+    (HERE / "illegal-out-of-turn.txt").write_text(write_record(rec), encoding="utf-8")
+    print("illegal-out-of-turn.txt: refused at turn 5")
 
 
 if __name__ == "__main__":
@@ -170,3 +187,4 @@ if __name__ == "__main__":
     joker_games()
     xp_game()
     illegal_game()
+    out_of_turn_game()

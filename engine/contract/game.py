@@ -47,6 +47,7 @@ class ContractGame(Turns, Game):
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 8
     RuleSet: ClassVar[type] = ContractRules
+    moves_name_seat: ClassVar[bool] = True
     default_profile: ClassVar[str] = "three-decks"
 
     # --- construction ---------------------------------------------------------

@@ -114,6 +114,35 @@ class ContractRules:
             if getattr(self, name) < 0:
                 raise RuleOptionError(f"rule option {name!r} cannot be negative")
 
+    def warnings(self) -> list[str]:
+        """The options these rules accept but leave without effect, one text
+        each (written into a game's record as ``Warning`` tags); the choice
+        per combination is in ``docs/rules/contract.md`` ("Options without
+        effect"). An option is named when it is set to something other than
+        what the game does anyway (or, where any value is idle, than its
+        profile's value)."""
+        base = PROFILES.get(self.profile, PROFILES["three-decks"])
+        out = []
+        if self.buy_consent and self.buy_priority != "first-asked":
+            out.append(f"buy_priority={self.buy_priority} has no effect while buy_consent=true: "
+                       "the player on turn answers the first seat that asks")
+        if self.buy_limit == 0:
+            for name in ("own_turn_buy", "buy_beneath"):
+                if getattr(self, name):
+                    out.append(f"{name}=true has no effect while buy_limit=0: nobody may buy")
+        elif not self.own_turn_buy and self.own_turn_extra != base.own_turn_extra:
+            out.append(f"own_turn_extra={self.own_turn_extra} has no effect while "
+                       "own_turn_buy=false: nobody buys on his own turn")
+        if self.twos_wild and self.point_two != base.point_two:
+            out.append(f"point_two={self.point_two} has no effect while twos_wild=true: "
+                       f"a two is wild and counts point_wild ({self.point_wild})")
+        if not self.twos_wild and self.jokers_per_deck == 0:
+            for name in ("wild_ratio", "point_wild"):
+                if getattr(self, name) != getattr(base, name):
+                    out.append(f"{name}={getattr(self, name)} has no effect with no wild cards "
+                               "(twos_wild=false, jokers_per_deck=0)")
+        return out
+
     @classmethod
     def preset(cls, name: str) -> "ContractRules":
         """The named profile ``"three-decks"`` or ``"international"``.

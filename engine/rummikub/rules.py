@@ -48,6 +48,9 @@ class RuleSet:
       a joker comes from the ``"rack"`` only, or from the ``"rack-or-table"``.
     - ``joker_group_both_colours`` (``keep-tile`` and ``frozen``): freeing a
       joker from a group of three needs both missing colours.
+      Refused with ``joker_sets="free"``, where it would have no effect;
+      ``joker_freed_from="rack"`` there is accepted with a warning
+      (:meth:`RuleSet.warnings`).
     - ``manipulate_on_initial_turn``: whether the table may be rearranged
       (and jokers freed) on the turn of the initial meld.
     - ``direction``: ``"clockwise"`` (seat 0, 1, 2 ...) or
@@ -101,7 +104,23 @@ class RuleSet:
         need_int("turn_time_limit", 0, 86400)
         need_choice("pool_empty_end", POOL_EMPTY_END)
         need_int("rack_size", 1, 40)
+        # options the others leave without effect (docs/rules/rummikub.md,
+        # "Options without effect"): this one is refused, the rest warned of
+        if self.joker_sets == "free" and self.joker_group_both_colours:
+            raise RuleOptionError(
+                "rule option joker_group_both_colours=true has no effect while "
+                "joker_sets=free (a joker is rearranged like any tile: no tile frees it, "
+                "so both missing colours would never be asked for); choose joker_sets "
+                "keep-tile or frozen, or joker_group_both_colours false")
 
+    def warnings(self) -> list[str]:
+        """The options these rules accept but leave without effect, one text
+        each (written into a game's record as ``Warning`` tags)."""
+        out = []
+        if self.joker_sets == "free" and self.joker_freed_from == "rack":
+            out.append("joker_freed_from=rack has no effect while joker_sets=free: "
+                       "a joker is rearranged like any tile and no tile frees it")
+        return out
 
     @cached_property
     def meld_rules(self) -> MeldRules:

@@ -12,8 +12,12 @@ and the answer, on the same line number of the output::
 
 A line that is not a valid position (bad JSON, an unknown tile, more copies
 than the tile set has, a table that cannot be divided, an unknown rule
-option) is answered ``{"error": "message"}`` and the batch goes on. Blank
-lines are skipped. The exit status is 0.
+option, JSON nested deeper than :data:`MAX_DEPTH` or a line longer than
+:data:`MAX_LINE` characters) is answered ``{"error": "message"}`` and the
+batch goes on; error messages quote at most a few hundred characters of the
+input. Blank lines are skipped. The exit status is 0, or 1 when a line met
+an error of the solver itself (answered ``{"error": "line N: internal
+error ..."}``, the batch still going on); never a traceback.
 
 Options: ``--fewest-moves`` prefers, among the best plays, one that moves the
 fewest table tiles (needs ``table_melds`` on the line).
@@ -29,6 +33,55 @@ from ..errors import EngineError
 from .api import solve
 
 _KEYS = {"table", "rack", "initial_meld_done", "tileset", "rules", "table_melds"}
+MAX_LINE = 200_000   # characters of one input line (a full position is a few KB)
+MAX_DEPTH = 16       # nesting of JSON arrays/objects (a position needs 3)
+MAX_MESSAGE = 300    # characters of an error message
+
+
+def json_depth(text: str) -> int:
+    """How deep the arrays and objects of a JSON text nest (brackets inside
+    strings do not count); read without recursion, so any depth is safe."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    return text if len(text) <= limit else f"{text[:limit]}… ({len(text)} characters)"
+
+
+def _lines(stdin: TextIO):
+    """``(line, too_long)`` for each line of ``stdin``, reading at most
+    :data:`MAX_LINE` characters of a line into memory: the rest of a longer
+    line is read and dropped in pieces."""
+    while True:
+        line = stdin.readline(MAX_LINE + 1)
+        if not line:
+            return
+        if len(line) > MAX_LINE and not line.endswith("\n"):
+            while True:  # drop the rest of this line
+                rest = stdin.readline(65536)
+                if not rest or rest.endswith("\n"):
+                    break
+            yield "", True
+        else:
+            yield line, False
 
 
 def _tile_list(data: dict, name: str, required: bool) -> list:
@@ -83,22 +136,41 @@ def answer(data: Any, fewest_moves: bool = False, read_rules: Callable | None = 
 def run(stdin: TextIO, stdout: TextIO, fewest_moves: bool = False,
         read_rules: Callable | None = None) -> int:
     """Answer every line of ``stdin`` on ``stdout`` (``read_rules``: see
-    :func:`answer`); returns 0."""
-    for lineno, line in enumerate(stdin, 1):
-        if not line.strip():
+    :func:`answer`); returns 0, or 1 if some line met an internal error."""
+    status = 0
+    for lineno, (line, too_long) in enumerate(_lines(stdin), 1):
+        if too_long:
+            out = {"error": f"line {lineno}: longer than {MAX_LINE} characters"}
+        elif not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            out = {"error": f"line {lineno}: bad JSON: {exc.msg} at column {exc.colno}"}
         else:
-            try:
-                out = answer(data, fewest_moves, read_rules)
-            except (ValueError, EngineError) as exc:
-                out = {"error": f"line {lineno}: {exc}"}
+            out, internal = _answer_line(line, lineno, fewest_moves, read_rules)
+            status = max(status, internal)
         stdout.write(json.dumps(out) + "\n")
         stdout.flush()
-    return 0
+    return status
+
+
+def _answer_line(line: str, lineno: int, fewest_moves: bool,
+                 read_rules: Callable | None) -> tuple[dict, int]:
+    """The answer to one line, and 1 if it was an internal error."""
+    if json_depth(line) > MAX_DEPTH:
+        return {"error": f"line {lineno}: JSON nested deeper than {MAX_DEPTH} levels"}, 0
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return {"error": f"line {lineno}: bad JSON: {exc.msg} at column {exc.colno}"}, 0
+    except (RecursionError, MemoryError):  # pragma: no cover - guarded by the depth check
+        return {"error": f"line {lineno}: JSON too deep or too large"}, 0
+    try:
+        return answer(data, fewest_moves, read_rules), 0
+    except (ValueError, EngineError) as exc:
+        return {"error": f"line {lineno}: {_clip(str(exc))}"}, 0
+    except RecursionError:  # pragma: no cover - depth is checked above
+        return {"error": f"line {lineno}: position too deep"}, 0
+    except Exception as exc:  # noqa: BLE001 - a solver bug must not end the batch
+        return {"error": f"line {lineno}: internal error {type(exc).__name__}: "
+                         f"{_clip(str(exc))}"}, 1
 
 
 def main(argv: list[str] | None = None, read_rules: Callable | None = None) -> int:

@@ -600,7 +600,7 @@ def test_python_m_engine_replay_exit_codes(tmp_path, capsys):
     lines[i] = "2. 1 discard JK"     # seat 1 is not on turn
     bad = tmp_path / "bad.rec"
     bad.write_text("\n".join(lines) + "\n")
-    assert main(["replay", str(bad)]) == 2
+    assert main(["replay", str(bad)]) == 1     # a rule broken: the verdict
     err = capsys.readouterr().err
     assert "turn 2" in err and "not-your-turn" in err
 
