@@ -87,3 +87,17 @@ def test_no_module_is_long_without_saying_why():
                 long.append(f"{path.relative_to(ROOT)} ({text.count(chr(10))} lines)")
     assert not long, (f"modules over {MAX_LINES} lines must say why in their docstring "
                       f"(a paragraph starting {SIZE_NOTE!r}): " + ", ".join(long))
+
+
+def test_every_registered_family_is_in_the_independence_contract():
+    """A family is named twice: in ``engine.registry.FAMILIES`` and in the
+    families-independent contract. A family missing from the contract could
+    import another family unnoticed."""
+    import tomllib
+
+    from engine.registry import FAMILIES
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    contracts = {c["id"]: c for c in config["tool"]["importlinter"]["contracts"]}
+    independent = set(contracts["families-independent"]["modules"])
+    assert independent == {f"engine.{family}" for family in FAMILIES}

@@ -342,6 +342,16 @@ class Turns:
         if not self.down[self.active]:
             raise IllegalMoveError("go down with the contract before laying off", "not-down")
 
+    def _commit(self, hand: list[int], table: list[Meld]) -> Outcome | None:
+        """Store the active seat's hand and the table after a lay-off or a
+        swap (once what is left is allowed); the hand's end when the hand is
+        empty, else ``None`` for the caller's own outcome."""
+        self._check_left(len(hand), hand[0] if hand else None, table)
+        self.beneath = False
+        self.hands[self.active] = hand
+        self.table = table
+        return self._end_hand(self.active) if not hand else None
+
     def _lay(self, move: Move) -> Outcome:
         self._need_down("lay off")
         c = move.card
@@ -352,13 +362,8 @@ class Turns:
         lay(new, c, end, self._r.is_wild(c))
         table = list(self.table)
         table[move.target] = new
-        self._check_left(len(hand), hand[0] if hand else None, table)
-        self.beneath = False
-        self.hands[self.active] = hand
-        self.table = table
-        if not hand:
-            return self._end_hand(self.active)
-        return Outcome("laid-off", self.active, {"card": TEXT[c], "meld": move.target + 1})
+        return self._commit(hand, table) or Outcome("laid-off", self.active,
+                                                    {"card": TEXT[c], "meld": move.target + 1})
 
     def _swap(self, move: Move) -> Outcome:
         self._need_down("swap a wild card")
@@ -382,12 +387,6 @@ class Turns:
         table = list(self.table)
         table[move.target] = new
         table[move.wild_target] = new_t
-        self._check_left(len(hand), hand[0] if hand else None, table)
-        self.beneath = False
-        self.hands[self.active] = hand
-        self.table = table
-        if not hand:
-            return self._end_hand(self.active)
-        return Outcome("swapped", self.active, {"card": TEXT[c], "wild": TEXT[w],
+        return self._commit(hand, table) or Outcome("swapped", self.active, {"card": TEXT[c], "wild": TEXT[w],
                                                 "meld": move.target + 1,
                                                 "to": move.wild_target + 1})
