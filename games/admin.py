@@ -141,3 +141,43 @@ class StandingsEventAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_filter = ("type",)
     search_fields = ("subject",)
     readonly_fields = ("subject", "version", "type", "payload", "digest", "actor", "recorded_at")
+
+
+@admin.action(description="Reissue the credential of the selected taken seats (old links stop working)")
+def reissue_credentials(modeladmin, request, queryset):
+    from . import services
+    from .errors import GameServiceError
+
+    for seat in queryset:
+        try:
+            token = services.seat_reissue(seat)
+        except GameServiceError as exc:
+            messages.warning(request, str(exc))
+            continue
+        messages.success(request, f"game {seat.game_id} seat {seat.index} ({seat.name}): new seat link "
+                                  f"/games/play/#{token} (shown once)")
+
+
+@admin.action(description="Revoke the credential of the selected seats (the seat is open again)")
+def revoke_credentials(modeladmin, request, queryset):
+    from . import services
+    from .errors import GameServiceError
+
+    done = 0
+    for seat in queryset:
+        try:
+            services.seat_reissue(seat, revoke=True)
+            done += 1
+        except GameServiceError as exc:
+            messages.warning(request, str(exc))
+    messages.success(request, f"{done} seat credential(s) revoked")
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    list_display = ("game", "index", "name", "kind", "ai_level", "user", "taken_at")
+    list_filter = ("kind",)
+    search_fields = ("name", "game__title")
+    fields = ("game", "index", "name", "kind", "ai_level", "user", "taken_at")
+    readonly_fields = fields
+    actions = [reissue_credentials, revoke_credentials]

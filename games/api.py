@@ -119,6 +119,31 @@ class SeatTake(APIView):
         return Response({"game": game.pk, "seat": index, "token": token}, status=status.HTTP_201_CREATED)
 
 
+class SeatCredential(APIView):
+    """Staff: reissue (POST) or revoke (DELETE) a taken seat's credential.
+    The old one stops working at once, for API clients and for browsers
+    that exchanged it for their session."""
+
+    def _seat_row(self, request, game_id: int, index: int) -> Seat:
+        if not _is_staff(request):
+            raise PermissionDenied("only staff may reissue or revoke a seat's credential")
+        return get_object_or_404(Seat, game_id=game_id, index=index)
+
+    @extend_schema(request=None, responses={201: SeatTokenSerializer, **ERRORS},
+                   summary="Staff: a new credential for a taken seat (the old one stops working)")
+    def post(self, request, game_id: int, index: int):
+        seat = self._seat_row(request, game_id, index)
+        token = services.seat_reissue(seat)
+        return Response({"game": game_id, "seat": index, "token": token}, status=status.HTTP_201_CREATED)
+
+    @extend_schema(request=None, responses={204: None, **ERRORS},
+                   summary="Staff: withdraw a seat's credential (the seat is open again)")
+    def delete(self, request, game_id: int, index: int):
+        seat = self._seat_row(request, game_id, index)
+        services.seat_reissue(seat, revoke=True)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class SeatView(APIView):
     @extend_schema(responses={200: ViewSerializer, **ERRORS},
                    parameters=[OpenApiParameter("seat", int, description="staff only: whose view")],

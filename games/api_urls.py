@@ -8,6 +8,8 @@ urlpatterns = [
     path("games/", api.GameListCreate.as_view(), name="game-list"),
     path("games/<int:game_id>/", api.GameDetail.as_view(), name="game-detail"),
     path("games/<int:game_id>/seats/<int:index>/", api.SeatTake.as_view(), name="seat-take"),
+    path("games/<int:game_id>/seats/<int:index>/credential/", api.SeatCredential.as_view(),
+         name="seat-credential"),
     path("games/<int:game_id>/view/", api.SeatView.as_view(), name="game-view"),
     path("games/<int:game_id>/moves/", api.MoveSubmit.as_view(), name="game-moves"),
     path("games/<int:game_id>/events/", api.GameEvents.as_view(), name="game-events"),

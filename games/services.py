@@ -223,6 +223,23 @@ def seat_for_token(token: str) -> Seat | None:
     return Seat.objects.select_related("game").filter(token_hash=_token_hash(token)).first()
 
 
+def seat_reissue(seat: Seat, *, revoke: bool = False) -> str | None:
+    """Replace a taken seat's credential (a lost or leaked link) and return
+    the new one, or with ``revoke`` withdraw it (the seat is open again).
+    The old credential stops working at once, for the API and for every
+    browser session that exchanged it (:mod:`games.seat_session`).
+
+    :raises BadRequest: the seat was never taken (nothing to reissue).
+    """
+    if not seat.token_hash:
+        raise BadRequest(f"seat {seat.index} of game {seat.game_id} holds no credential", "seat-not-taken")
+    token = None if revoke else secrets.token_urlsafe(24)
+    Seat.objects.filter(pk=seat.pk).update(token_hash=_token_hash(token) if token else "",
+                                           user=seat.user if token else None)
+    seat.refresh_from_db()
+    return token
+
+
 class _StateCache:
     """Engine states of recently moved games in this process, keyed by game
     and version (and creation time, so a reused id never matches). The stream up to a version never changes, so a state cached

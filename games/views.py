@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from . import ai_seats, selectors, services
+from . import ai_seats, seat_session, selectors, services
 from .errors import ConcurrencyConflict, GameServiceError
 from .models import Game, Seat
 from .replay import ReplayError
@@ -183,30 +183,71 @@ def game_detail(request, game_id: int):
     })
 
 
+def _private(response):
+    """A seat's page: never cached, never named in a Referer."""
+    response["Cache-Control"] = "no-store"
+    response["Referrer-Policy"] = "no-referrer"
+    return response
+
+
 @require_POST
 def seat_take(request, game_id: int, index: int):
-    """Take an open seat from the game page and go to its seat page (the
-    page's address is the seat's credential)."""
+    """Take an open seat from the game page: the seat goes into this
+    browser's session (:mod:`games.seat_session`) and the answer leads to
+    the seat page, whose address holds no credential."""
     game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
     name = request.POST.get("name", "").strip()
     try:
         token = services.seat_take(game=game, index=index, name=name, user=request.user)
     except GameServiceError as exc:
         return render(request, "games/message.html", {"game": game, "message": str(exc)}, status=exc.status)
-    return redirect("games:play", token=token)
+    seat_session.enter(request, token)
+    return _private(redirect("games:play", game_id=game.pk))
 
 
-def play(request, token: str):
+def play_link(request, token: str):
+    """An old-style seat link ``/games/play/<token>/``: exchanged for the
+    session on this first visit, then a redirect to the clean seat page.
+
+    :raises Http404: unknown seat credential.
+    """
+    seat = seat_session.enter(request, token)
+    if seat is None:
+        raise Http404("unknown seat credential")
+    return _private(redirect("games:play", game_id=seat.game_id))
+
+
+def play_enter(request):
+    """The seat link's landing page. A link ``/games/play/#<token>`` keeps
+    the credential in the fragment, which browsers never send: the page's
+    script posts it here, and a person can paste it into the form. The
+    credential is exchanged for the session and the answer leads to the
+    clean seat page. ``?token=`` is still read for links written before."""
+    token = (request.POST.get("token", "") if request.method == "POST" else request.GET.get("token", "")).strip()
+    if request.method == "GET" and not token:
+        return _private(render(request, "games/play_enter.html", {}))
+    seat = seat_session.enter(request, token) if token else None
+    if seat is None:
+        message = "unknown seat credential: paste the token the API gave you" if token else \
+            "paste your seat credential"
+        return _private(render(request, "games/play_enter.html", {"message": message}, status=400))
+    return _private(redirect("games:play", game_id=seat.game_id))
+
+
+def play(request, game_id: int):
     """The seat page: own rack, the table, the others' counts, whose turn and
     the version, and a form that records a move at that version through
     :func:`games.services.game_record_move`; a refused move (notation,
     rules, stale version, not this seat's turn) is shown and nothing stored.
-
-    :raises Http404: unknown seat credential.
+    The seat is the one this session holds in the game (or the signed-in
+    user's); without one the page says how to get in (403).
     """
-    seat = services.seat_for_token(token)
+    seat = seat_session.seat_in_session(request, game_id)
     if seat is None:
-        raise Http404("unknown seat credential")
+        get_object_or_404(Game.objects.only("id"), pk=game_id)
+        return _private(render(request, "games/play_enter.html", {
+            "message": f"this browser holds no seat in game {game_id}: open your seat link, "
+                       "or take an open seat on the game's page"}, status=403))
     game = seat.game
     error = ""
     move = ""
@@ -228,8 +269,8 @@ def play(request, token: str):
                 code = getattr(exc, "code", "")
                 error, status = (f"{exc} ({code})" if code else str(exc)), exc.status
             else:
-                url = reverse("games:play", kwargs={"token": token})
-                return redirect(f"{url}?moved={result.version}")
+                url = reverse("games:play", kwargs={"game_id": game.pk})
+                return _private(redirect(f"{url}?moved={result.version}"))
         game = Game.objects.get(pk=game.pk)
     elif ai_seats.nudge_if_due(game):  # embedded mode: an AI seat's buy window has passed
         game = Game.objects.get(pk=game.pk)
@@ -237,21 +278,10 @@ def play(request, token: str):
     summary = selectors.game_summary(game)
     moved = request.GET.get("moved", "")
     names = {s["index"]: s["name"] for s in summary["seats"]}
-    return render(request, "games/play.html", {
-        "game": game, "seat": seat, "token": token, "version": view["version"],
+    return _private(render(request, "games/play.html", {
+        "game": game, "seat": seat, "version": view["version"],
         "drawing": draw_board(view["view"], None, summary["seats"], own_seat=seat.index),
         "recent": [{**m, "name": names.get(m["seat"], "")} for m in selectors.recent_moves(game)],
         "error": error, "move": move, "moved": moved if moved.isdigit() else "",
         "my_turn": game.to_move == seat.index or bool(view["view"].get("may_act")),
-    }, status=status)
-
-
-def play_enter(request):
-    """``?token=...``: go to that seat's page (a form for players who were
-    handed their credential through the API)."""
-    token = request.GET.get("token", "").strip()
-    if not token or services.seat_for_token(token) is None:
-        message = "unknown seat credential: paste the token the API gave you" if token else \
-            "paste your seat credential"
-        return render(request, "games/message.html", {"message": message}, status=400)
-    return redirect("games:play", token=token)
+    }, status=status))

@@ -83,7 +83,8 @@ def test_play_a_draw_from_a_seat_page(live_server, browser):
     game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title="Live table")
     token = services.seat_take(game=game, index=game.to_move)
     page = browser.new_page(viewport={"width": 1200, "height": 900})
-    page.goto(f"{live_server.url}/games/play/{token}/")
+    page.goto(f"{live_server.url}/games/play/#{token}")
+    page.wait_for_url(f"{live_server.url}/games/{game.pk}/play/")  # the fragment was exchanged
     assert page.locator("#version").inner_text() == "1"
     assert page.locator("tr.own .chip").count() == 14  # own rack drawn
     assert page.locator("tr.seat:not(.own) .chip").count() == 0  # the other rack is a count

@@ -51,6 +51,14 @@ def finished():
     return play_out(game, 3)
 
 
+def enter(client, token: str) -> str:
+    """Exchange a seat link for the session; the clean seat page's address."""
+    response = client.get(f"/games/play/{token}/")
+    assert response.status_code == 302 and response["Cache-Control"] == "no-store"
+    assert token not in response["Location"]
+    return response["Location"]
+
+
 def test_a_finished_game_is_drawn_with_every_rack(client, finished):
     page = client.get(f"/games/{finished.pk}/")
     assert page.status_code == 200
@@ -144,7 +152,7 @@ def test_the_seat_page_shows_only_its_own_rack(client, seated):
     game, tokens = seated
     state = services.load_state(game)
     for seat, token in enumerate(tokens):
-        page = client.get(f"/games/play/{token}/")
+        page = client.get(enter(client, token))
         assert page.status_code == 200
         html = page.content.decode()
         rows = seat_rows(html)
@@ -160,7 +168,7 @@ def test_the_seat_page_shows_only_its_own_rack(client, seated):
 def test_a_move_from_the_seat_page_is_recorded(client, seated):
     game, tokens = seated
     token = tokens[game.to_move]
-    response = client.post(f"/games/play/{token}/", {"move": "draw", "expected_version": 1})
+    response = client.post(enter(client, token), {"move": "draw", "expected_version": 1})
     assert response.status_code == 302 and response["Location"].endswith("?moved=2")
     game.refresh_from_db()
     assert game.version == 2 and Event.objects.filter(game=game).last().payload["move"] == "draw"
@@ -180,7 +188,7 @@ def test_a_bad_move_shows_the_message_and_stores_nothing(client, seated, move, e
     game, tokens = seated
     seat = game.to_move if not wrong_seat else 1 - game.to_move
     before = Event.objects.filter(game=game).count()
-    response = client.post(f"/games/play/{tokens[seat]}/", {"move": move, "expected_version": expected_version})
+    response = client.post(enter(client, tokens[seat]), {"move": move, "expected_version": expected_version})
     assert response.status_code == status
     html = response.content.decode()
     assert 'id="error"' in html and message in html
@@ -193,7 +201,7 @@ def test_an_open_seat_is_taken_from_the_game_page(client):
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert f"/games/{game.pk}/seats/1/take/" in html
     response = client.post(f"/games/{game.pk}/seats/1/take/", {"name": "Cleo"})
-    assert response.status_code == 302 and response["Location"].startswith("/games/play/")
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/play/"
     page = client.get(response["Location"]).content.decode()
     assert "Cleo · seat 1" in page
     again = client.post(f"/games/{game.pk}/seats/1/take/", {"name": "Dan"})
@@ -238,7 +246,7 @@ def test_contract_rummy_is_drawn_as_cards_with_suits(client):
             assert 'title="JK">\u2605<span class="stands">' in html
     # the seat page: own hand as cards, the others as counts
     seat = 1
-    page = client.get(f"/games/play/{tokens[seat]}/").content.decode()
+    page = client.get(enter(client, tokens[seat])).content.decode()
     rows = seat_rows(page)
     assert TITLES.findall(rows[seat]) == state.view(seat)["my_hand"]
     assert all(TITLES.findall(rows[i]) == [] for i in (0, 2))
@@ -261,10 +269,10 @@ def test_the_seat_page_lists_recent_moves_without_drawn_tiles(client):
     tokens = [services.seat_take(game=game, index=i) for i in range(2)]
     mover = game.to_move
     drawn = dealt["pool"][0]
-    response = client.post(f"/games/play/{tokens[mover]}/", {"move": f"draw {drawn}", "expected_version": 1})
+    response = client.post(enter(client, tokens[mover]), {"move": f"draw {drawn}", "expected_version": 1})
     assert response.status_code == 302
     assert Event.objects.filter(game=game).last().payload["move"] == f"draw {drawn}"  # stored in full
-    other = client.get(f"/games/play/{tokens[1 - mover]}/").content.decode()
+    other = client.get(enter(client, tokens[1 - mover])).content.decode()
     recent = re.search(r'<ul class="moves recent">(.*?)</ul>', other, re.S).group(1)
     assert re.findall(r"<span class=\"who\">[^<]*</span> (.*?)</li>", recent) == ["draw"]
     public = client.get(f"/games/{game.pk}/").content.decode()
@@ -275,7 +283,7 @@ def test_once_over_the_seat_page_shows_every_rack(client, seated):
     game, tokens = seated
     game = play_out(game, 9)
     final = services.load_state(game).view(None)
-    html = client.get(f"/games/play/{tokens[0]}/").content.decode()
+    html = client.get(enter(client, tokens[0])).content.decode()
     rows = seat_rows(html)
     assert [TITLES.findall(rows[i]) for i in range(2)] == final["racks"]
     assert "The game is over" in html and 'name="move"' not in html
@@ -283,7 +291,7 @@ def test_once_over_the_seat_page_shows_every_rack(client, seated):
 
 def test_a_seat_credential_pasted_on_the_game_page_opens_the_seat(client, seated):
     game, tokens = seated
-    response = client.get("/games/play/", {"token": tokens[1]})
-    assert response.status_code == 302 and response["Location"] == f"/games/play/{tokens[1]}/"
-    bad = client.get("/games/play/", {"token": "a/b"})
+    response = client.post("/games/play/", {"token": tokens[1]})
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/play/"
+    bad = client.post("/games/play/", {"token": "a/b"})
     assert bad.status_code == 400 and "unknown seat credential" in bad.content.decode()
