@@ -184,9 +184,9 @@ def game_detail(request, game_id: int):
 
 
 def _private(response):
-    """A seat's page: never cached, never named in a Referer."""
+    """A seat's page: never cached, never named in a Referer to another site."""
     response["Cache-Control"] = "no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"
     return response
 
 

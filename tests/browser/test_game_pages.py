@@ -83,6 +83,8 @@ def test_play_a_draw_from_a_seat_page(live_server, browser):
     game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title="Live table")
     token = services.seat_take(game=game, index=game.to_move)
     page = browser.new_page(viewport={"width": 1200, "height": 900})
+    sent = []  # every request the browser sends: what an access log or a Referer could hold
+    page.on("request", lambda r: sent.append(f"{r.method} {r.url} referer={r.headers.get('referer', '')}"))
     page.goto(f"{live_server.url}/games/play/#{token}")
     page.wait_for_url(f"{live_server.url}/games/{game.pk}/play/")  # the fragment was exchanged
     assert page.locator("#version").inner_text() == "1"
@@ -99,6 +101,9 @@ def test_play_a_draw_from_a_seat_page(live_server, browser):
     assert page.locator("tr.own .chip").count() == 15
     assert "recorded (version 2)" in page.locator("#moved").inner_text()
     shot(page, "seat-page-after-draw")
+    assert any(line.startswith(f"POST {live_server.url}/games/play/ ") for line in sent)  # the exchange
+    assert any("/play/?moved=" in line for line in sent)
+    assert not [line for line in sent if token in line]  # the credential is in no address and no Referer
     game = Game.objects.get(pk=game.pk)
     assert game.version == 2
     # the other player moves; the page sees it through the seat-view API and reloads

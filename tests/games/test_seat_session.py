@@ -31,7 +31,7 @@ def test_the_first_visit_exchanges_the_link_and_the_page_holds_no_credential():
     client = csrf_client()
     response = client.get(f"/games/play/{tokens[0]}/")
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/play/"
-    assert response["Referrer-Policy"] == "no-referrer" and response["Cache-Control"] == "no-store"
+    assert response["Referrer-Policy"] == "same-origin" and response["Cache-Control"] == "no-store"
     page = client.get(f"/games/{game.pk}/play/")
     html = page.content.decode()
     assert page.status_code == 200 and "Ann · seat 0" in html
