@@ -22,6 +22,8 @@ SQLite file under ``var/``, Celery tasks run eagerly in the web process.
 ``CELERY_BROKER_URL``      e.g. ``redis://127.0.0.1:6379/0``; unset means
                            eager tasks (no worker, no Redis).
 ``CELERY_RESULT_BACKEND``  default: the broker URL when one is set.
+``CHANNEL_REDIS_URL``      e.g. ``redis://127.0.0.1:6379/1``: the live pages' channel layer
+                           (channels-redis); unset: in memory (one process).
 ``GAMES_SNAPSHOT_EVERY``   store an engine snapshot every N events (40).
 ``GAMES_AI_BUY_WINDOW``    seconds an AI seat on turn waits before it moves
                            while a person may still buy the discard (5).
@@ -112,6 +114,7 @@ else:
     X_FRAME_OPTIONS = "DENY"
 
 INSTALLED_APPS = [
+    "daphne",  # runserver serves ASGI (the live pages' sockets)
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -121,6 +124,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "drf_spectacular",
     "axes",
+    "channels",
     "games",
 ]
 if (BASE_DIR / "league" / "apps.py").exists() or (BASE_DIR / "league" / "models.py").exists():
@@ -204,6 +208,7 @@ USE_TZ = True
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "static_collected"
+STATICFILES_DIRS = [BASE_DIR / "static"]
 
 LOGIN_URL = "admin:login"
 
@@ -315,3 +320,20 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "WARNING")},
 }
+
+
+# --- live pages (Django Channels) --------------------------------------------
+# The seat and replay pages get a push over a WebSocket when their game moves
+# on (games/consumers.py, docs/live.md). Served by an ASGI server (daphne,
+# bin/demo). One web process: the in-memory layer. Several processes, or
+# Celery workers whose AI moves must reach the pages: set CHANNEL_REDIS_URL.
+# It is never taken from the broker URL on its own: a push is a courtesy
+# (the pages poll when a socket drops) and must not share a Redis outage's
+# fate with every write.
+ASGI_APPLICATION = "config.asgi.application"
+CHANNEL_REDIS_URL = os.environ.get("CHANNEL_REDIS_URL", "")
+if CHANNEL_REDIS_URL:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
+                                  "CONFIG": {"hosts": [CHANNEL_REDIS_URL], "capacity": 500, "expiry": 30}}}
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

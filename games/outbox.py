@@ -30,6 +30,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from . import push
 from .models import Event, Game, OutboxMessage
 
 log = logging.getLogger(__name__)
@@ -73,6 +74,8 @@ def publish(game: Game, events: list[Event]) -> int:
     """Run the subscribed handlers for ``events`` and enqueue their messages.
     Returns how many rows were written."""
     written = 0
+    if events:
+        push.moved(game.pk, events[-1].version)  # the live pages, after commit
     for handler in list(_HANDLERS):
         for msg in handler(game, events) or ():
             enqueue(msg.topic, msg.args, msg.kwargs, game=game,

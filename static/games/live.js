@@ -1,0 +1,73 @@
+/* Live pages: follow a game over its WebSocket and show the new state the
+ * moment it moves on; poll the API when the socket is down, and reconnect
+ * with backoff. The server sends each socket its own view (docs/live.md).
+ *
+ * tablekeeperLive({socket, poll, version, busy, onFrame})
+ *   socket  path of the game's socket (/ws/games/<id>/seat/ or /watch/)
+ *   poll    API path answering {"version": ...} for the fallback
+ *   version the version the page shows
+ *   busy    () -> true while the person is typing (no refresh then)
+ *   onFrame (frame) -> true when the page drew the frame itself; otherwise
+ *           the page is reloaded to its clean address
+ */
+(function () {
+  "use strict";
+  window.tablekeeperLive = function (opts) {
+    var seen = opts.version, socket = null, retry = 500, pollTimer = null;
+    var status = document.getElementById("live");
+
+    function show(state, text) {
+      if (!status) return;
+      status.dataset.state = state;
+      status.textContent = text;
+    }
+
+    function newer(version, frame) {
+      if (version === seen) return;
+      if (opts.busy && opts.busy()) return;
+      seen = version;
+      if (opts.onFrame && frame && opts.onFrame(frame)) return;
+      window.location.replace(window.location.pathname + window.location.search.replace(/[?&]moved=\d+/, ""));
+    }
+
+    function poll() {
+      fetch(opts.poll, {credentials: "same-origin", cache: "no-store"})
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (data) { if (data) newer(data.version, null); })
+        .catch(function () {});
+    }
+
+    function startPolling() {
+      if (!pollTimer) pollTimer = setInterval(poll, 2000);
+    }
+
+    function stopPolling() {
+      if (pollTimer) { clearInterval(pollTimer); pollTimer = null; }
+    }
+
+    function connect() {
+      var scheme = window.location.protocol === "https:" ? "wss://" : "ws://";
+      try {
+        socket = new WebSocket(scheme + window.location.host + opts.socket);
+      } catch (e) {
+        startPolling();
+        return;
+      }
+      socket.onopen = function () { retry = 500; stopPolling(); show("open", "Live"); };
+      socket.onmessage = function (event) {
+        var frame = JSON.parse(event.data);
+        if (frame.type === "view") newer(frame.version, frame);
+      };
+      socket.onclose = function (event) {
+        if (event.code === 4403 || event.code === 4404) { show("closed", "Live updates refused: " + event.code); return; }
+        show("polling", "Reconnecting… (checking every 2 s)");
+        startPolling();
+        setTimeout(connect, retry);
+        retry = Math.min(retry * 2, 15000);
+      };
+    }
+
+    window.tablekeeperLiveState = function () { return {seen: seen, socket: socket && socket.readyState}; };
+    connect();
+  };
+})();

@@ -1,0 +1,168 @@
+"""The live pages' sockets: each seat is sent its own view when the game
+moves on, spectators the public view, strangers nothing; and over a whole
+game not one frame a seat receives holds another seat's tiles, the pool's
+order or the seed."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.testing import WebsocketCommunicator
+from django.test import Client
+
+from config.asgi import application
+from engine.rummikub.ai.random_player import RandomPlayer
+from games import services
+from games.models import Game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def socket(path: str, client: Client | None = None) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://testserver"), (b"host", b"testserver")]
+    if client is not None and "sessionid" in client.cookies:
+        headers.append((b"cookie", f"sessionid={client.cookies['sessionid'].value}".encode()))
+    return WebsocketCommunicator(application, path, headers=headers)
+
+
+def seated_client(token: str) -> Client:
+    client = Client()
+    assert client.get(f"/games/play/{token}/").status_code == 302
+    return client
+
+
+async def _frames_until(comm, count, timeout=5):
+    frames = []
+    for _ in range(count):
+        frames.append(await comm.receive_json_from(timeout=timeout))
+    return frames
+
+
+def test_a_seat_gets_its_own_view_at_once_and_after_every_move():
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
+    tokens = [services.seat_take(game=game, index=i) for i in range(2)]
+    mover = game.to_move
+    other = seated_client(tokens[1 - mover])
+
+    async def run():
+        comm = socket(f"/ws/games/{game.pk}/seat/", other)
+        connected, _ = await comm.connect()
+        assert connected
+        first = await comm.receive_json_from(timeout=5)
+        from channels.db import database_sync_to_async
+        await database_sync_to_async(services.game_record_move)(
+            game=game.pk, move="draw", expected_version=1, seat=mover, actor="test")
+        second = await comm.receive_json_from(timeout=5)
+        await comm.disconnect()
+        return first, second
+
+    first, second = async_to_sync(run)()
+    state = services.load_state(Game.objects.get(pk=game.pk))
+    assert first["version"] == 1 and second["version"] == 2 and second["seat"] == 1 - mover
+    assert second["view"]["rack"] == state.view(1 - mover)["rack"]
+    assert second["recent"][-1]["move"] == "draw"
+    assert second["view"]["rack_counts"][mover] == 15
+
+
+def test_a_stranger_is_refused_and_a_spectator_sees_no_rack():
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
+
+    async def run():
+        stranger = socket(f"/ws/games/{game.pk}/seat/", None)
+        await stranger.connect()
+        refusal = await stranger.receive_json_from(timeout=5)
+        closed = await stranger.receive_output(timeout=5)
+        watcher = socket(f"/ws/games/{game.pk}/watch/", None)
+        await watcher.connect()
+        public = await watcher.receive_json_from(timeout=5)
+        await watcher.disconnect()
+        return refusal, closed, public
+
+    refusal, closed, public = async_to_sync(run)()
+    assert refusal["type"] == "error" and closed == {"type": "websocket.close", "code": 4403}
+    assert public["seat"] is None and "rack" not in public["view"]
+
+
+def test_a_revoked_seat_is_closed_at_its_next_frame():
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
+    tokens = [services.seat_take(game=game, index=i) for i in range(2)]
+    mover = game.to_move
+    holder = seated_client(tokens[1 - mover])
+
+    async def run():
+        from channels.db import database_sync_to_async
+        comm = socket(f"/ws/games/{game.pk}/seat/", holder)
+        await comm.connect()
+        await comm.receive_json_from(timeout=5)
+        seat = await database_sync_to_async(lambda: game.seats.get(index=1 - mover))()
+        await database_sync_to_async(services.seat_reissue)(seat, revoke=True)
+        await database_sync_to_async(services.game_record_move)(
+            game=game.pk, move="draw", expected_version=1, seat=mover, actor="test")
+        error = await comm.receive_json_from(timeout=5)
+        closed = await comm.receive_output(timeout=5)
+        return error, closed
+
+    error, closed = async_to_sync(run)()
+    assert error["type"] == "error" and closed["code"] == 4403
+
+
+def test_every_frame_of_a_whole_game_holds_only_the_seats_own_tiles():
+    """Seat 0 is watched through its socket while a whole game is played;
+    each frame is checked against the true state at its version."""
+    game = services.game_create(variant="sabra", players=3, seats=["Ann", "Ben", "Cleo"],
+                                rules={"rack_size": 6})
+    tokens = [services.seat_take(game=game, index=i) for i in range(3)]
+    watched = seated_client(tokens[0])
+    player = RandomPlayer(11)
+    truth: dict[int, dict] = {}
+
+    async def run():
+        from channels.db import database_sync_to_async
+
+        def record_state():
+            g = Game.objects.get(pk=game.pk)
+            truth[g.version] = services.load_state(g).snapshot()
+            return g
+
+        def one_move():
+            g = record_state()
+            if g.is_over:
+                return False
+            state = services.load_state(g)
+            services.game_record_move(game=g, move=str(player.choose(state)), expected_version=g.version,
+                                      seat=state.to_move, actor="test")
+            return True
+
+        comm = socket(f"/ws/games/{game.pk}/seat/", watched)
+        await comm.connect()
+        frames = [await comm.receive_json_from(timeout=5)]
+        while await database_sync_to_async(one_move)():
+            frames.append(await comm.receive_json_from(timeout=5))
+        await comm.disconnect()
+        return frames
+
+    frames = async_to_sync(run)()
+    final = Game.objects.get(pk=game.pk)
+    versions = [f["version"] for f in frames]
+    assert final.is_over and versions == sorted(set(versions)) and versions[-1] == final.version
+    assert len(frames) > 20  # a whole game, frame after frame
+    tile = re.compile(r"\b(?:[KRBO]\d{1,2}|J)\b")
+    for frame in frames:
+        snap = truth[frame["version"]]
+        view = frame["view"]
+        assert snap["seed"] not in json.dumps(frame)
+        assert Counter(view["rack"]) == Counter(snap["racks"][0])  # its own rack, exactly
+        if view["is_over"]:
+            continue
+        assert "racks" not in view and isinstance(view["pool_count"], int)
+        # every tile the frame names is its own rack's or on the table: no other rack, no pool
+        shown = Counter(tile.findall(json.dumps({k: v for k, v in view.items() if k != "rules"})))
+        table = Counter(t for m in view["table"] for t in tile.findall(m))
+        assert shown == Counter(view["rack"]) + table
+        for move in frame["recent"]:
+            assert not re.fullmatch(r"draw \S+", move["move"])  # a drawn tile is never named
+    assert frames[-1]["view"]["is_over"] and "racks" in frames[-1]["view"]
