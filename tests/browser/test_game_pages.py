@@ -111,3 +111,33 @@ def test_play_a_draw_from_a_seat_page(live_server, browser):
     page.wait_for_function("document.getElementById('version').innerText === '3'", timeout=15000)
     assert "Your move." in page.locator("#turn-note").inner_text()
     assert page.locator("ul.recent li").count() == 2
+
+
+def test_two_seats_see_each_others_moves_without_reloading(asgi_live_server, browser):
+    """Two browsers hold the two seats of a game served by the ASGI server:
+    a move made in one shows in the other over its socket, with no reload
+    by the person and no polling (the socket is open)."""
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title="Live pair")
+    tokens = [services.seat_take(game=game, index=i) for i in range(2)]
+    mover = game.to_move
+    pages = []
+    for index in range(2):
+        context = browser.new_context(viewport={"width": 1100, "height": 850})
+        page = context.new_page()
+        page.goto(f"{asgi_live_server}/games/play/#{tokens[index]}")
+        page.wait_for_url(f"{asgi_live_server}/games/{game.pk}/play/")
+        page.wait_for_selector('#live[data-state="open"]', timeout=10000)
+        pages.append(page)
+    watcher = browser.new_context().new_page()
+    watcher.goto(f"{asgi_live_server}/games/{game.pk}/")
+    watcher.wait_for_selector('#live[data-state="open"]', timeout=10000)
+    assert "Waiting for" in pages[1 - mover].locator("#turn-note").inner_text()
+    pages[mover].fill("#move", "draw")
+    pages[mover].click("form.move button")
+    assert pages[mover].locator("#version").inner_text() == "2"
+    other = pages[1 - mover]
+    other.wait_for_function("document.getElementById('version').innerText === '2'", timeout=5000)
+    assert "Your move." in other.locator("#turn-note").inner_text()
+    assert other.locator("tr.own .chip").count() == 14 and other.locator("tr.seat:not(.own) .chip").count() == 0
+    watcher.wait_for_function("document.getElementById('at').innerText === '2'", timeout=5000)  # the replay page too
+    shot(other, "seat-page-live")

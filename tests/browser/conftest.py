@@ -1,0 +1,46 @@
+"""The browser tests' servers.
+
+``asgi_live_server``: daphne serving ``config.asgi.application`` (pages,
+API and the live pages' WebSockets) from a thread of the test process, on a
+free port, against the test database. Twisted's reactor runs once per
+process, so the server is started once and reused by every test; each
+test's data lives in its own transaction-flushed database as with
+pytest-django's ``live_server``.
+"""
+
+from __future__ import annotations
+
+import socket
+import threading
+
+import pytest
+
+_SERVER: dict[str, str] = {}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def asgi_live_server(transactional_db, settings):
+    """The base URL of a daphne server running in this process."""
+    settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
+    settings.DEBUG = True  # static files served by the ASGI app, as in the embedded default
+    if not _SERVER:
+        from daphne.server import Server
+        from daphne.endpoints import build_endpoint_description_strings
+
+        from config.asgi import application
+
+        port = _free_port()
+        ready = threading.Event()
+        server = Server(application, endpoints=build_endpoint_description_strings(host="127.0.0.1", port=port),
+                        signal_handlers=False, ready_callable=ready.set, verbosity=0)
+        threading.Thread(target=server.run, name="daphne", daemon=True).start()
+        if not ready.wait(20):
+            pytest.fail("daphne did not start within 20 s")
+        _SERVER["url"] = f"http://127.0.0.1:{port}"
+    yield _SERVER["url"]
