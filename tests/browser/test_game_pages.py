@@ -15,7 +15,10 @@ from games.models import Game
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-SHOTS = os.environ.get("TABLEKEEPER_SCREENSHOTS", "")  # a folder: save screenshots of the pages there
+# screenshots of the pages go to docs/screens/ (the README shows them), or to
+# TABLEKEEPER_SCREENSHOTS; set it empty to save none
+SHOTS = os.environ.get("TABLEKEEPER_SCREENSHOTS",
+                       os.path.join(os.path.dirname(__file__), "..", "..", "docs", "screens"))
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -39,6 +42,7 @@ def browser(monkeypatch):
 
 def shot(page, name):
     if SHOTS:
+        os.makedirs(SHOTS, exist_ok=True)
         page.screenshot(path=os.path.join(SHOTS, f"{name}.png"), full_page=True)
 
 
