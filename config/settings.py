@@ -21,7 +21,7 @@ SQLite file under ``var/``, Celery tasks run eagerly in the web process.
 ``DB_CONN_MAX_AGE``        seconds to keep database connections; default 60.
 ``CELERY_BROKER_URL``      e.g. ``redis://127.0.0.1:6379/0``; unset means
                            eager tasks (no worker, no Redis).
-``CELERY_RESULT_BACKEND``  default: the broker URL when one is set.
+``CELERY_RESULT_BACKEND``  default: none (nothing reads task results).
 ``CHANNEL_REDIS_URL``      e.g. ``redis://127.0.0.1:6379/1``: the live pages' channel layer
                            (channels-redis); unset: in memory (one process).
 ``GAMES_SNAPSHOT_EVERY``   store an engine snapshot every N events (40).
@@ -267,9 +267,12 @@ CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = False
 if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://"
-CELERY_RESULT_BACKEND = os.environ.get(
-    "CELERY_RESULT_BACKEND", "" if CELERY_TASK_ALWAYS_EAGER else CELERY_BROKER_URL
-) or None
+# No result backend unless one is asked for: nothing reads task results (task
+# states are the project's own rows, games/task_state.py), and a backend on
+# the broker's Redis made every write that queued a task wait ~20 s for it
+# while Redis was down.
+CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or None
+CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 PROBE = ("import json, django; from django.conf import settings as s; django.setup(); "
          "print(json.dumps({'engine': s.DATABASES['default']['ENGINE'], 'name': str(s.DATABASES['default']['NAME']),"
-         " 'eager': s.CELERY_TASK_ALWAYS_EAGER, 'broker': s.CELERY_BROKER_URL, 'debug': s.DEBUG,"
+         " 'eager': s.CELERY_TASK_ALWAYS_EAGER, 'broker': s.CELERY_BROKER_URL, 'results': s.CELERY_RESULT_BACKEND, 'layer': s.CHANNEL_LAYERS['default']['BACKEND'], 'debug': s.DEBUG,"
          " 'secure': getattr(s, 'SESSION_COOKIE_SECURE', False), 'apps': s.INSTALLED_APPS,"
          " 'hsts': [getattr(s, 'SECURE_HSTS_SECONDS', 0), getattr(s, 'SECURE_HSTS_INCLUDE_SUBDOMAINS', False),"
          " getattr(s, 'SECURE_HSTS_PRELOAD', False)],"
@@ -20,7 +20,7 @@ PROBE = ("import json, django; from django.conf import settings as s; django.set
 
 def settings_with(**env):
     base = {k: v for k, v in os.environ.items()
-            if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
+            if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CHANNEL_REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
                          "TRUST_X_FORWARDED_PROTO", "GAMES_ANCHOR_KEY")}
     base.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     proc = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=base, capture_output=True, text=True)
@@ -75,3 +75,16 @@ def test_the_anchor_key_is_derived_from_the_secret_key_unless_set():
     assert code == 0 and s["anchor"] == 64
     code, s = settings_with(SECRET_KEY="y" * 50, GAMES_ANCHOR_KEY="kept-in-a-vault")
     assert code == 0 and s["anchor"] == len("kept-in-a-vault")
+
+
+def test_a_broker_brings_no_result_backend_and_no_redis_channel_layer():
+    """Writes must not wait on Redis: nothing reads task results, so a
+    broker URL alone sets no result backend, and the live pages' layer is
+    Redis only when CHANNEL_REDIS_URL says so."""
+    code, s = settings_with(CELERY_BROKER_URL="redis://r:6379/0")
+    assert code == 0, s
+    assert s["results"] is None and s["layer"].endswith("InMemoryChannelLayer")
+    code, s = settings_with(CELERY_BROKER_URL="redis://r:6379/0", CHANNEL_REDIS_URL="redis://r:6379/1",
+                            CELERY_RESULT_BACKEND="redis://r:6379/2")
+    assert code == 0, s
+    assert s["results"] == "redis://r:6379/2" and s["layer"] == "channels_redis.core.RedisChannelLayer"
