@@ -120,6 +120,16 @@ class Game:
     def view(self, seat: int | None) -> dict[str, Any]:
         raise NotImplementedError
 
+    def compose(self, melds: list[list[str]]) -> dict[str, Any]:
+        """Optional, for families whose turn is laid out on a shared table:
+        check a table laid out by a front end (the whole table after the
+        turn, tile or card codes per meld) and write the move that says it
+        (:func:`engine.rummikub.compose.compose_turn` describes the answer).
+
+        :raises NotImplementedError: the family has no such turn.
+        """
+        raise NotImplementedError(f"{type(self).__name__} lays out no table turns")
+
     def snapshot(self) -> dict[str, Any]:
         raise NotImplementedError
 

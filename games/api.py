@@ -11,13 +11,15 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from engine.errors import EngineError
+
 from . import ai_seats, selectors, services
 from .api_limits import ScopedRateThrottle
 from .audit import audit_game
 from .errors import GameServiceError, NotVisible, NotYourSeat
 from .eventstore import ConcurrencyConflict
 from .models import Game, Seat
-from .serializers import (ErrorSerializer, EventOutSerializer, GameCreateSerializer, GameSummarySerializer,
+from .serializers import (ComposeInSerializer, ComposeOutSerializer, ErrorSerializer, EventOutSerializer, GameCreateSerializer, GameSummarySerializer,
                           MoveInSerializer, MoveOutSerializer, SeatTakeSerializer, SeatTokenSerializer,
                           VerdictSerializer, ViewSerializer)
 
@@ -199,6 +201,32 @@ class MoveSubmit(APIView):
         result = services.game_record_move(game=game.pk, move=v["move"], expected_version=v["expected_version"],
                                            seat=acting, actor=_actor(request))
         return Response(MoveOutSerializer(result).data, status=status.HTTP_201_CREATED)
+
+
+class TurnCompose(APIView):
+    """The browser table's check of a turn being laid out: sent as the whole
+    table after the turn, answered per meld (valid, why not, value), with
+    the value laid and the engine's notation for it. Nothing is stored."""
+
+    @extend_schema(request=ComposeInSerializer, responses={200: ComposeOutSerializer, **ERRORS},
+                   summary="Check a turn laid out on the table; the move that says it (nothing stored)")
+    def post(self, request, game_id: int):
+        data = ComposeInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = get_object_or_404(Game, pk=game_id)
+        seat = _seat(request)
+        if seat is None or seat.game_id != game.pk:
+            raise NotYourSeat("laying out a turn needs this game's seat", "no-credential")
+        if game.is_over or game.to_move != seat.index:
+            raise GameServiceError("it is not your turn", "not-your-turn")
+        state = services.load_state(game)
+        try:
+            answer = state.compose(data.validated_data["melds"])
+        except NotImplementedError as exc:
+            raise GameServiceError(str(exc), "no-table-turns") from None
+        except EngineError as exc:
+            raise GameServiceError(str(exc), "notation") from None
+        return Response(answer)
 
 
 class GameEvents(APIView):

@@ -101,3 +101,25 @@ class VerdictSerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     error = serializers.CharField(help_text="a short stable code")
     detail = serializers.CharField(help_text="what was wrong, for people")
+
+
+class ComposeInSerializer(serializers.Serializer):
+    melds = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField(max_length=8), max_length=40),
+        max_length=80, allow_empty=True,
+        help_text="the whole table after the turn: per meld, its tile codes, jokers as plain 'J'")
+
+
+class ComposeMeldSerializer(serializers.Serializer):
+    valid = serializers.BooleanField()
+    reason = serializers.CharField()
+    meld = serializers.CharField(allow_null=True)
+    value = serializers.IntegerField()
+
+
+class ComposeOutSerializer(serializers.Serializer):
+    melds = ComposeMeldSerializer(many=True)
+    laid_value = serializers.IntegerField()
+    move = serializers.CharField(allow_null=True)
+    legal = serializers.BooleanField()
+    refusal = serializers.CharField()

@@ -255,6 +255,13 @@ class SabraGame(Game):
         removed = [m for m, k in left.items() for _ in range(k)]
         return Move.play(removed, added)
 
+    def compose(self, melds) -> dict[str, Any]:
+        """The turn a front end laid out (the whole table after it, tile
+        codes per meld): :func:`engine.rummikub.compose.compose_turn`."""
+        from .compose import compose_turn
+
+        return compose_turn(self, melds)
+
     def legal(self, move: Move) -> bool:
         """Whether ``move`` may be pushed now (no state change)."""
         try:
