@@ -11,6 +11,7 @@ fails (Redis gone) is logged and never breaks or slows the write.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 from django.db import transaction
@@ -35,6 +36,14 @@ def _send(game_id: int, version: int) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
-        async_to_sync(layer.group_send)(group_name(game_id), {"type": "game.moved", "version": version})
+        message = {"type": "game.moved", "version": version}
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if loop is not None:  # called from a thread that runs an event loop: schedule it there
+            loop.create_task(layer.group_send(group_name(game_id), message))
+        else:
+            async_to_sync(layer.group_send)(group_name(game_id), message)
     except Exception:  # noqa: BLE001 - a push never fails a write
         log.warning("live push for game %s (version %s) not sent", game_id, version, exc_info=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpResponseBadRequest
+from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -278,10 +279,18 @@ def play(request, game_id: int):
     summary = selectors.game_summary(game)
     moved = request.GET.get("moved", "")
     names = {s["index"]: s["name"] for s in summary["seats"]}
+    my_turn = game.to_move == seat.index or bool(view["view"].get("may_act"))
+    table = None
+    if view["view"].get("family") == "rummikub" and not game.is_over:
+        table = {"game": game.pk, "seat": seat.index, "version": view["version"], "view": view["view"],
+                 "my_turn": game.to_move == seat.index, "csrf": get_token(request),
+                 "names": [names.get(i, f"seat {i}") for i in range(game.players)],
+                 "urls": {"move": reverse("games-api:game-moves", kwargs={"game_id": game.pk}),
+                          "compose": reverse("games-api:game-compose", kwargs={"game_id": game.pk})}}
     return _private(render(request, "games/play.html", {
-        "game": game, "seat": seat, "version": view["version"],
+        "game": game, "seat": seat, "version": view["version"], "table": table,
         "drawing": draw_board(view["view"], None, summary["seats"], own_seat=seat.index),
         "recent": [{**m, "name": names.get(m["seat"], "")} for m in selectors.recent_moves(game)],
         "error": error, "move": move, "moved": moved if moved.isdigit() else "",
-        "my_turn": game.to_move == seat.index or bool(view["view"].get("may_act")),
+        "my_turn": my_turn,
     }, status=status))

@@ -10,6 +10,8 @@ pytest-django's ``live_server``.
 
 from __future__ import annotations
 
+import os
+import shutil
 import socket
 import threading
 
@@ -44,3 +46,37 @@ def asgi_live_server(transactional_db, settings):
             pytest.fail("daphne did not start within 20 s")
         _SERVER["url"] = f"http://127.0.0.1:{port}"
     yield _SERVER["url"]
+
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SCREENS = os.environ.get("TABLEKEEPER_SCREENSHOTS",
+                         os.path.join(os.path.dirname(__file__), "..", "..", "docs", "screens"))
+
+
+@pytest.fixture
+def browser(monkeypatch):
+    """Debian's chromium through Playwright (never a downloaded browser)."""
+    if not shutil.which(CHROMIUM):
+        pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture
+def screenshot():
+    """``screenshot(page, name)``: save the page under docs/screens/ (or
+    TABLEKEEPER_SCREENSHOTS; empty: none)."""
+    def save(page, name):
+        if SCREENS:
+            os.makedirs(SCREENS, exist_ok=True)
+            page.screenshot(path=os.path.join(SCREENS, f"{name}.png"), full_page=True)
+    return save

@@ -1,0 +1,173 @@
+"""A whole Rummikub game played at the browser table by pointing and
+clicking: two browser contexts, one per seat, on daphne with live sockets.
+Nothing is typed; every move is made by dragging tiles or by tapping a tile
+and then its place, and each context sees the other's moves without a
+reload by its player. A phone-sized context plays by taps only, and one
+turn is played with the keyboard alone."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.registry import find_variant
+from games import services
+from games.models import Event, Game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+ANN = "R10 R11 R12 K9".split()   # seat 0, moves first
+BEN = "O10 O11 O12 O9".split()   # seat 1
+TOP = ["R9"]                     # the pool's first tile: Ann's draw
+
+
+def dealt_game(title="Table night"):
+    """A 2-seat game of 4-tile racks dealt so that it ends in four turns:
+    Ann opens with a run, Ben opens with a run, Ann draws, Ben lays his last
+    tile on his run and wins."""
+    everything = [t for r in find_variant("sabra").new(2, seed="table").snapshot()["racks"] for t in r]
+    everything += find_variant("sabra").new(2, seed="table").snapshot()["pool"]
+    rest = list(everything)
+    for t in ANN + BEN + TOP:
+        rest.remove(t)
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title=title,
+                                rules={"rack_size": 4}, deal={"racks": [ANN, BEN], "pool": TOP + rest})
+    return game, [services.seat_take(game=game, index=i) for i in range(2)]
+
+
+def open_seat(browser, base, game, token, **context):
+    page = browser.new_context(**context).new_page()
+    page.goto(f"{base}/games/play/#{token}")
+    page.wait_for_url(f"{base}/games/{game.pk}/play/")
+    page.wait_for_selector('#live[data-state="open"]', timeout=10000)
+    return page
+
+
+def tile(page, code, where=".tk-rack"):
+    return page.locator(f'{where} button.tk-tile[data-code="{code}"]').first
+
+
+def wait_version(page, version):
+    page.wait_for_function(f"document.getElementById('version').innerText === '{version}'", timeout=8000)
+    page.wait_for_selector("#table-app .tk-bar", timeout=5000)
+
+
+def ready(page):
+    page.wait_for_function("document.querySelector('#table-app').dataset.checking === '0'", timeout=5000)
+    page.wait_for_selector(".tk-end:not([disabled])", timeout=5000)
+
+
+def test_two_browsers_play_a_whole_game_by_drag_and_tap(asgi_live_server, browser, screenshot):
+    game, tokens = dealt_game()
+    ann = open_seat(browser, asgi_live_server, game, tokens[0], viewport={"width": 1100, "height": 850})
+    ben = open_seat(browser, asgi_live_server, game, tokens[1], viewport={"width": 1100, "height": 850})
+    assert ann.locator("#text-move").is_hidden() and ann.locator("#move").is_hidden()  # nothing to type
+    assert ann.locator(".tk-rack button.tk-tile").count() == 4
+    assert ben.locator(".tk-rack button.tk-tile").count() == 4
+    assert ben.locator(".tk-end").is_disabled() and ben.locator(".tk-draw").is_disabled()  # not Ben's turn
+
+    # turn 1, Ann: drag three tiles to a new meld, then onto it
+    tile(ann, "R10").drag_to(ann.locator(".tk-new-meld"))
+    tile(ann, "R11").drag_to(ann.locator('.tk-meld[data-meld="0"]'))
+    tile(ann, "R12").drag_to(ann.locator('.tk-meld[data-meld="0"]'))
+    ready(ann)
+    assert "33" in ann.locator(".tk-laid").inner_text()
+    ann.click(".tk-end")
+    wait_version(ann, "2")
+    wait_version(ben, "2")  # Ben's page followed over its socket
+    assert ben.locator(".tk-meld").count() == 1 and ann.locator(".tk-rack button.tk-tile").count() == 1
+
+    # turn 2, Ben: tap a tile, tap its place
+    for code, place in (("O10", ".tk-new-meld"), ("O11", '.tk-meld[data-meld="1"]'),
+                        ("O12", '.tk-meld[data-meld="1"]')):
+        tile(ben, code).click()
+        ben.click(place)
+    ready(ben)
+    ben.click(".tk-end")
+    wait_version(ben, "3")
+    wait_version(ann, "3")
+
+    # turn 3, Ann: a tile that fits nowhere is shown as an invalid meld; reset; draw
+    tile(ann, "K9").drag_to(ann.locator('.tk-meld[data-meld="0"]'))
+    ann.wait_for_selector(".tk-meld.invalid", timeout=5000)
+    assert ann.locator(".tk-end").is_disabled()
+    assert "neither a run" in ann.locator(".tk-meld.invalid .tk-why").inner_text()
+    screenshot(ann, "rummikub-turn-invalid-meld")
+    ann.click(".tk-reset")
+    assert ann.locator(".tk-meld.invalid").count() == 0 and ann.locator(".tk-rack button.tk-tile").count() == 1
+    ann.click(".tk-draw")
+    wait_version(ann, "4")
+    wait_version(ben, "4")
+    assert ann.locator(".tk-rack button.tk-tile").count() == 2
+
+    # turn 4, Ben lays his last tile on his run and wins
+    tile(ben, "O9").drag_to(ben.locator('.tk-meld[data-meld="1"]'))
+    ready(ben)
+    ben.click(".tk-end")
+    ben.wait_for_selector("text=The game is over", timeout=8000)
+    ann.wait_for_selector("text=The game is over", timeout=8000)
+    final = Game.objects.get(pk=game.pk)
+    assert final.is_over and services.load_state(final).view(None)["winners"] == [1]
+    moves = [e.payload.get("move") for e in Event.objects.filter(game=game, type="MoveRecorded").order_by("version")]
+    assert moves == ["play R10 R11 R12 -> [R10 R11 R12]", "play O10 O11 O12 -> [O10 O11 O12]", "draw",
+                     "play O9 : [O10 O11 O12] -> [O9 O10 O11 O12]"]
+
+
+def test_a_refused_turn_shows_the_rule_and_puts_the_board_back(asgi_live_server, browser):
+    game, tokens = dealt_game("Refusal")
+    page = open_seat(browser, asgi_live_server, game, tokens[0], viewport={"width": 1100, "height": 850})
+    # two tiles of a run laid as a new meld alone: the engine writes no move; the third makes it valid
+    tile(page, "R11").click()
+    page.click(".tk-new-meld")
+    tile(page, "R12").click()
+    page.click('.tk-meld[data-meld="0"]')
+    page.wait_for_selector(".tk-meld.invalid", timeout=5000)
+    tile(page, "R10").click()
+    page.click('.tk-meld[data-meld="0"]')
+    ready(page)
+    # the game moves on elsewhere first (a stale version): the refusal is shown, the board reset
+    services.game_record_move(game=game.pk, move="draw", expected_version=1, seat=0, actor="test")
+    page.click(".tk-end")
+    page.wait_for_selector(".tk-say.error", timeout=5000)
+    assert "Move not recorded" in page.locator(".tk-say").inner_text()
+    assert page.locator(".tk-meld").count() == 0 and page.locator(".tk-rack button.tk-tile").count() == 4
+
+
+def test_a_phone_plays_a_turn_by_taps(asgi_live_server, browser, screenshot):
+    game, tokens = dealt_game("Phone")
+    phone = open_seat(browser, asgi_live_server, game, tokens[0], viewport={"width": 390, "height": 844},
+                      is_mobile=True, has_touch=True, device_scale_factor=2)
+    box = tile(phone, "R10").bounding_box()
+    assert box["width"] >= 36 and box["height"] >= 44  # large enough for a finger
+    tile(phone, "R10").tap()
+    phone.tap(".tk-new-meld")
+    for code in ("R11", "R12"):
+        tile(phone, code).tap()
+        phone.tap('.tk-meld[data-meld="0"]')
+    ready(phone)
+    screenshot(phone, "rummikub-phone")
+    phone.tap(".tk-end")
+    wait_version(phone, "2")
+    assert Game.objects.get(pk=game.pk).version == 2
+
+
+def test_one_turn_by_keyboard_alone(asgi_live_server, browser):
+    game, tokens = dealt_game("Keys")
+    page = open_seat(browser, asgi_live_server, game, tokens[0], viewport={"width": 1100, "height": 850})
+
+    def press_on(selector):
+        page.focus(selector)
+        page.keyboard.press("Enter")
+
+    tile(page, "R10").focus()
+    page.keyboard.press("Enter")          # pick the tile up
+    page.focus(".tk-new-meld")
+    page.keyboard.press("Enter")          # put it in a new meld
+    for code in ("R11", "R12"):
+        tile(page, code).focus()
+        page.keyboard.press("Space")
+        tile(page, "R10", ".tk-meld").focus()
+        page.keyboard.press("Enter")      # a tile of the meld: the picked one goes beside it
+    ready(page)
+    press_on(".tk-end")
+    wait_version(page, "2")
+    assert Event.objects.filter(game=game).last().payload.get("move") == "play R10 R11 R12 -> [R10 R11 R12]"
