@@ -92,21 +92,17 @@ def test_play_a_draw_from_a_seat_page(live_server, browser):
     page.goto(f"{live_server.url}/games/play/#{token}")
     page.wait_for_url(f"{live_server.url}/games/{game.pk}/play/")  # the fragment was exchanged
     assert page.locator("#version").inner_text() == "1"
-    assert page.locator("tr.own .chip").count() == 14  # own rack drawn
-    assert page.locator("tr.seat:not(.own) .chip").count() == 0  # the other rack is a count
+    assert page.locator(".tk-rack button.tk-tile").count() == 14  # own rack drawn as tiles
+    assert "Ben: 14 tiles" in page.locator(".tk-seats").inner_text()  # the other rack is a count
+    assert page.locator("#move").is_hidden()  # nothing to type
     shot(page, "seat-page")
-    page.fill("#move", "fly away")
-    page.click("form.move button")
-    assert "Move not recorded" in page.locator("#error").inner_text()
-    assert page.locator("#version").inner_text() == "1"
-    page.fill("#move", "draw")
-    page.click("form.move button")
-    assert page.locator("#version").inner_text() == "2"
-    assert page.locator("tr.own .chip").count() == 15
-    assert "recorded (version 2)" in page.locator("#moved").inner_text()
+    page.click(".tk-draw")
+    page.wait_for_function("document.getElementById('version').innerText === '2'")
+    page.wait_for_selector(".tk-rack button.tk-tile >> nth=14")
+    assert page.locator(".tk-rack button.tk-tile").count() == 15
     shot(page, "seat-page-after-draw")
     assert any(line.startswith(f"POST {live_server.url}/games/play/ ") for line in sent)  # the exchange
-    assert any("/play/?moved=" in line for line in sent)
+    assert any(line.startswith(f"POST {live_server.url}/api/games/{game.pk}/moves/ ") for line in sent)
     assert not [line for line in sent if token in line]  # the credential is in no address and no Referer
     game = Game.objects.get(pk=game.pk)
     assert game.version == 2
@@ -136,12 +132,12 @@ def test_two_seats_see_each_others_moves_without_reloading(asgi_live_server, bro
     watcher.goto(f"{asgi_live_server}/games/{game.pk}/")
     watcher.wait_for_selector('#live[data-state="open"]', timeout=10000)
     assert "Waiting for" in pages[1 - mover].locator("#turn-note").inner_text()
-    pages[mover].fill("#move", "draw")
-    pages[mover].click("form.move button")
-    assert pages[mover].locator("#version").inner_text() == "2"
+    pages[mover].click(".tk-draw")
+    pages[mover].wait_for_function("document.getElementById('version').innerText === '2'")
     other = pages[1 - mover]
     other.wait_for_function("document.getElementById('version').innerText === '2'", timeout=5000)
     assert "Your move." in other.locator("#turn-note").inner_text()
-    assert other.locator("tr.own .chip").count() == 14 and other.locator("tr.seat:not(.own) .chip").count() == 0
+    assert other.locator(".tk-rack button.tk-tile").count() == 14
+    assert other.locator(".tk-draw").is_enabled()  # now it is the other's turn
     watcher.wait_for_function("document.getElementById('at').innerText === '2'", timeout=5000)  # the replay page too
     shot(other, "seat-page-live")
