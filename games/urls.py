@@ -6,6 +6,7 @@ app_name = "games"
 
 urlpatterns = [
     path("", views.game_list, name="list"),
+    path("new/", views.game_new, name="new"),
     path("<int:game_id>/", views.game_detail, name="detail"),
     path("<int:game_id>/seats/<int:index>/take/", views.seat_take, name="seat-take"),
     path("<int:game_id>/play/", views.play, name="play"),

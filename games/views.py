@@ -294,3 +294,30 @@ def play(request, game_id: int):
         "error": error, "move": move, "moved": moved if moved.isdigit() else "",
         "my_turn": my_turn,
     }, status=status))
+
+
+def game_new(request):
+    """The start screen (:mod:`games.lobby`): a new game with its rule
+    options, you in seat 0 (this browser holds it), then the seat page."""
+    from .lobby import NewGameForm
+
+    variant = (request.POST.get("variant") if request.method == "POST" else request.GET.get("variant")) or "sabra"
+    if request.method == "POST":
+        form = NewGameForm(request.POST, variant=variant)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                game = services.game_create(variant=form.variant_cls.variant, players=data["players"],
+                                            rules=data["rules"], seats=data["seats"], title=data["title"],
+                                            actor="lobby")
+            except GameServiceError as exc:
+                form.rule_error(str(exc))
+            else:
+                token = services.seat_take(game=game, index=0, user=request.user)
+                seat_session.enter(request, token)
+                return _private(redirect("games:play", game_id=game.pk))
+        status = 400
+    else:
+        form = NewGameForm(variant=variant)
+        status = 200
+    return render(request, "games/new.html", {"form": form}, status=status)

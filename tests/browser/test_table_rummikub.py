@@ -171,3 +171,22 @@ def test_one_turn_by_keyboard_alone(asgi_live_server, browser):
     press_on(".tk-end")
     wait_version(page, "2")
     assert Event.objects.filter(game=game).last().payload.get("move") == "play R10 R11 R12 -> [R10 R11 R12]"
+
+
+def test_a_game_is_started_from_the_start_screen_and_played_against_the_computer(asgi_live_server, browser,
+                                                                                  screenshot):
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    page.goto(f"{asgi_live_server}/games/")
+    page.click("#start-game")
+    page.fill("#id_title", "Against the computer")
+    page.fill("#id_name", "Ann")
+    page.select_option("#id_seat_1", "ai:greedy")
+    page.fill("#id_rule_initial_meld", "25")
+    screenshot(page, "lobby")
+    page.click("#start")
+    page.wait_for_selector("#table-app .tk-bar", timeout=10000)
+    game = Game.objects.get(title="Against the computer")
+    assert game.rules["initial_meld"] == 25 and "/games/%d/play/" % game.pk in page.url
+    page.click(".tk-draw")  # Ann draws; the computer answers at once (eager tasks)
+    page.wait_for_function("Number(document.getElementById('version').innerText) >= 3", timeout=10000)
+    assert Game.objects.get(pk=game.pk).version >= 3

@@ -1,0 +1,105 @@
+"""The start screen: a new game from the browser, no admin and no shell.
+
+Pick the variant (the page reloads with that variant's rule options as
+fields: a tick box, a number or a word each, starting from the variant's
+defaults), the number of players, your name, and for every other seat a
+person or an AI level. The game is created by
+:func:`games.services.game_create` (an ordinary event-sourced game:
+replayable, auditable), you are seated in seat 0 and this browser holds the
+seat. Others join from the game's page (its open seats).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from engine import registry
+from engine.ai import levels_for
+
+MAX_SEATS = 8
+
+
+def variants() -> list[type]:
+    if not registry.VARIANTS:
+        registry._load()
+    return [cls for cls in registry.VARIANTS if cls.family in registry.FAMILIES]
+
+
+def default_rules(cls) -> dict[str, Any]:
+    return cls.rules_to_dict(cls.rules_from_dict(None))
+
+
+class NewGameForm(forms.Form):
+    title = forms.CharField(max_length=200, label="Game name")
+    variant = forms.ChoiceField(label="Game")
+    players = forms.IntegerField(min_value=2, max_value=MAX_SEATS, initial=2)
+    name = forms.CharField(max_length=120, label="Your name")
+
+    def __init__(self, *args, variant: str = "sabra", **kwargs):
+        super().__init__(*args, **kwargs)
+        self.variant_cls = next((c for c in variants() if c.variant == variant), variants()[0])
+        cls = self.variant_cls
+        self.fields["variant"].choices = [(c.variant, f"{c.family} · {c.variant} ({c.min_players}-{c.max_players} players)")
+                                          for c in variants()]
+        self.fields["variant"].initial = cls.variant
+        self.fields["players"].min_value, self.fields["players"].max_value = cls.min_players, cls.max_players
+        self.fields["players"].initial = cls.min_players
+        seat_choices = [("person", "a person (joins by the game's page)")] + [
+            (f"ai:{level}", f"computer, {level}") for level in levels_for(cls.family)]
+        for i in range(1, cls.max_players):
+            self.fields[f"seat_{i}"] = forms.ChoiceField(choices=seat_choices, label=f"Seat {i}",
+                                                         initial="person", required=False)
+        self.rule_names = []
+        for option, value in default_rules(cls).items():
+            name = f"rule_{option}"
+            label = option.replace("_", " ")
+            if isinstance(value, bool):
+                field = forms.BooleanField(required=False, initial=value, label=label)
+            elif isinstance(value, int):
+                field = forms.IntegerField(initial=value, label=label)
+            elif isinstance(value, str):
+                field = forms.CharField(initial=value, label=label, max_length=60)
+            else:
+                continue
+            self.fields[name] = field
+            self.rule_names.append(name)
+
+    def rule_fields(self):
+        return [self[name] for name in self.rule_names]
+
+    def seat_fields(self):
+        return [self[f"seat_{i}"] for i in range(1, self.variant_cls.max_players)]
+
+    def clean(self):
+        data = super().clean()
+        cls = self.variant_cls
+        if data.get("variant") and data["variant"] != cls.variant:
+            raise forms.ValidationError("the variant changed: pick it again")
+        defaults = default_rules(cls)
+        rules = {}
+        for option, default in defaults.items():
+            value = data.get(f"rule_{option}")
+            if value is not None and value != default:
+                rules[option] = value
+        data["rules"] = rules
+        players = data.get("players") or cls.min_players
+        seats = [{"name": data.get("name", ""), "kind": "human"}]
+        for i in range(1, players):
+            choice = data.get(f"seat_{i}") or "person"
+            if choice.startswith("ai:"):
+                level = choice[3:]
+                seats.append({"name": f"{level} computer {i}", "kind": "ai", "ai_level": level})
+            else:
+                seats.append({"name": f"seat {i}", "kind": "human"})
+        data["seats"] = seats
+        return data
+
+    def rule_error(self, message: str) -> None:
+        """Put an engine's refusal of a rule option next to that option."""
+        for name in self.rule_names:
+            if name[len("rule_"):] in message:
+                self.add_error(name, message)
+                return
+        self.add_error(None, message)
