@@ -235,6 +235,10 @@ def play_enter(request):
     return _private(redirect("games:play", game_id=seat.game_id))
 
 
+# the browser table of each family (static/games/table/), built on parts.js
+TABLES = {"rummikub": "rummikub", "contract": "contract"}
+
+
 def play(request, game_id: int):
     """The seat page: own rack, the table, the others' counts, whose turn and
     the version, and a form that records a move at that version through
@@ -281,10 +285,12 @@ def play(request, game_id: int):
     names = {s["index"]: s["name"] for s in summary["seats"]}
     my_turn = game.to_move == seat.index or bool(view["view"].get("may_act"))
     table = None
-    if view["view"].get("family") == "rummikub" and not game.is_over:
+    family = view["view"].get("family")
+    if family in TABLES and not game.is_over:
         table = {"game": game.pk, "seat": seat.index, "version": view["version"], "view": view["view"],
                  "my_turn": game.to_move == seat.index, "csrf": get_token(request),
                  "names": [names.get(i, f"seat {i}") for i in range(game.players)],
+                 "family": family, "script": TABLES[family],
                  "urls": {"move": reverse("games-api:game-moves", kwargs={"game_id": game.pk}),
                           "compose": reverse("games-api:game-compose", kwargs={"game_id": game.pk})}}
     return _private(render(request, "games/play.html", {

@@ -33,7 +33,7 @@ from ..registry import find_variant, register
 from .deals import check_deal, deal_from_json, deal_to_json
 from .melds import Meld, MeldRules, meld_from_dict
 from .moves import Move
-from .rules import HANDS, ContractRules, contract_text, rules_diff
+from .rules import CONTRACTS, HANDS, ContractRules, contract_text, rules_diff
 from .turns import Turns
 
 
@@ -346,6 +346,9 @@ class ContractGame(Turns, Game):
             "family": self.family, "variant": self.variant, "profile": self.rules.profile,
             "players": self.n, "hand": self.hand_no + 1,
             "contract": contract_text(self.hand_no),
+            "contract_melds": {"sets": CONTRACTS[self.hand_no][0], "runs": CONTRACTS[self.hand_no][1],
+                               "exact": self.rules.exact_melds},
+            "twos_wild": self.rules.twos_wild, "buy_consent": self.rules.buy_consent,
             "to_move": self.to_move, "phase": self.phase,
             "pending_actors": self.pending_actors(),
             "hand_counts": [len(h) for h in self.hands],

@@ -17,18 +17,8 @@
  */
 (function () {
   "use strict";
+  var P = window.tablekeeperParts, el = P.el;
   var COLOURS = {K: "black", R: "red", B: "blue", O: "orange"};
-
-  function el(tag, attrs, children) {
-    var node = document.createElement(tag);
-    Object.keys(attrs || {}).forEach(function (k) {
-      if (k === "text") node.textContent = attrs[k];
-      else if (k === "cls") node.className = attrs[k];
-      else node.setAttribute(k, attrs[k]);
-    });
-    (children || []).forEach(function (c) { node.appendChild(c); });
-    return node;
-  }
 
   function physical(code) { return code.charAt(0) === "J" ? "J" : code; }
 
@@ -38,14 +28,18 @@
 
   window.tablekeeperRummikub = function (root, config) {
     var view = config.view, myTurn = config.my_turn;
-    var nextId = 0, selected = null, checkTimer = null, lastAnswer = null, sending = false;
+    var nextId = 0, selected = null, checkTimer = null, lastAnswer = null;
+    var composer = P.mover(root, config);
+    var order = P.arrangement("tk-order-" + config.game + "-" + config.seat);
     var start = {
-      rack: view.rack.map(function (c) { return {id: "t" + (nextId++), code: c, from: "rack"}; }),
+      rack: order.apply(view.rack).map(function (c) { return {id: "t" + (nextId++), code: c, from: "rack"}; }),
       table: view.table.map(function (m) {
         return parseMeld(m).map(function (c) { return {id: "t" + (nextId++), code: c, from: "table"}; });
       })
     };
     var rack, table;
+
+    function say(text, kind) { P.say(root, text, kind); }
 
     function reset() {
       rack = start.rack.slice();
@@ -90,63 +84,42 @@
     }
 
     function sortRack(by) {
-      var order = "KRBOJ";
+      var colours = "KRBOJ";
       rack.sort(function (a, b) {
-        var ca = order.indexOf(a.code.charAt(0)), cb = order.indexOf(b.code.charAt(0));
+        var ca = colours.indexOf(a.code.charAt(0)), cb = colours.indexOf(b.code.charAt(0));
         var na = parseInt(a.code.slice(1), 10) || 99, nb = parseInt(b.code.slice(1), 10) || 99;
         return by === "colour" ? (ca - cb || na - nb) : (na - nb || ca - cb);
       });
+      if (!changed()) order.save(rack.map(function (t) { return t.code; }));
       render();
-    }
-
-    function say(text, kind) {
-      var box = root.querySelector(".tk-say");
-      box.textContent = text;
-      box.className = "tk-say message " + (kind || "info");
-      box.setAttribute("role", kind === "error" ? "alert" : "status");
     }
 
     function tileButton(tile) {
       var colour = COLOURS[tile.code.charAt(0)] || "joker";
-      var b = el("button", {type: "button", cls: "tk-tile chip tile " + colour + (tile.code === "J" ? " joker" : "") +
-        (selected === tile.id ? " selected" : "") + (tile.from === "table" ? " from-table" : ""),
-        "data-code": tile.code, "data-id": tile.id, draggable: myTurn ? "true" : "false",
-        "aria-label": tile.code === "J" ? "joker" : colour + " " + tile.code.slice(1),
-        "aria-pressed": selected === tile.id ? "true" : "false", text: tile.code === "J" ? "\u263a" : tile.code.slice(1)});
-      if (!myTurn) { b.disabled = true; return b; }
-      b.addEventListener("click", function (e) {
-        e.stopPropagation();
-        if (selected && selected !== tile.id) {  // a tile picked, then another's place: put it beside
-          var place = b.closest("[data-place]").getAttribute("data-place");
-          moveTile(selected, place);
-          return;
-        }
-        selected = selected === tile.id ? null : tile.id;
-        render();
-      });
-      b.addEventListener("dragstart", function (e) {
-        e.dataTransfer.setData("text/plain", tile.id);
-        e.dataTransfer.effectAllowed = "move";
-      });
+      var b = P.pieceButton({id: tile.id, code: tile.code, enabled: myTurn, selected: selected === tile.id,
+        cls: "tk-tile chip tile " + colour + (tile.code === "J" ? " joker" : "") +
+          (tile.from === "table" ? " from-table" : ""),
+        label: tile.code === "J" ? "joker" : colour + " " + tile.code.slice(1),
+        text: tile.code === "J" ? "\u263a" : tile.code.slice(1),
+        onClick: function () {
+          if (selected && selected !== tile.id) {  // a tile picked, then another's place: put it beside
+            moveTile(selected, b.closest("[data-place]").getAttribute("data-place"));
+            return;
+          }
+          selected = selected === tile.id ? null : tile.id;
+          render();
+        }});
       return b;
     }
 
     function dropPlace(node, place) {
-      node.setAttribute("data-place", place);
-      if (!myTurn) return node;
-      node.addEventListener("dragover", function (e) { e.preventDefault(); node.classList.add("over"); });
-      node.addEventListener("dragleave", function () { node.classList.remove("over"); });
-      node.addEventListener("drop", function (e) {
-        e.preventDefault();
-        node.classList.remove("over");
-        moveTile(e.dataTransfer.getData("text/plain"), place);
-      });
-      node.addEventListener("click", function () { if (selected) moveTile(selected, place); });
-      return node;
+      return P.dropPlace(node, place, {enabled: myTurn,
+        onDrop: function (id) { moveTile(id, place); },
+        onTap: function () { if (selected) moveTile(selected, place); }});
     }
 
     function render() {
-      var answer = lastAnswer;
+      var answer = lastAnswer, sending = composer.sending();
       var melds = root.querySelector(".tk-melds");
       melds.textContent = "";
       table.forEach(function (m, i) {
@@ -175,12 +148,6 @@
       root.dataset.dirty = dirty ? "1" : "0";
     }
 
-    function headers() {
-      var h = {"Content-Type": "application/json"};
-      if (config.csrf) h["X-CSRFToken"] = config.csrf;
-      return h;
-    }
-
     function scheduleCheck() {
       if (checkTimer) clearTimeout(checkTimer);
       lastAnswer = null;
@@ -192,9 +159,7 @@
 
     function check() {
       var layout = table.map(function (m) { return m.map(function (t) { return t.code; }); });
-      fetch(config.urls.compose, {method: "POST", credentials: "same-origin", headers: headers(),
-                                  body: JSON.stringify({melds: layout})})
-        .then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
+      P.post(config.urls.compose, {melds: layout}, config.csrf)
         .then(function (res) {
           root.dataset.checking = "0";
           if (!res.ok) { say(res.body.detail || "the table could not be checked", "error"); return; }
@@ -208,39 +173,26 @@
     }
 
     function send(move) {
-      sending = true;
+      composer.send(move, function (why) {
+        reset();
+        say("Move not recorded: " + why, "error");
+      });
       render();
-      fetch(config.urls.move, {method: "POST", credentials: "same-origin", headers: headers(),
-                               body: JSON.stringify({move: move, expected_version: config.version})})
-        .then(function (r) { return r.json().then(function (body) { return {ok: r.ok, body: body}; }); })
-        .then(function (res) {
-          sending = false;
-          if (res.ok) {
-            root.dataset.sent = String(res.body.version);
-            window.location.replace(window.location.pathname);
-            return;
-          }
-          reset();
-          say("Move not recorded: " + (res.body.detail || "refused"), "error");
-        })
-        .catch(function () { sending = false; reset(); say("The move could not be sent; try again.", "error"); });
     }
 
     root.appendChild(el("div", {cls: "tk-bar"}, [
       el("button", {type: "button", cls: "tk-end", text: "End turn"}),
       el("button", {type: "button", cls: "tk-draw", text: view.pool_count ? "Draw" : "Pass"}),
       el("button", {type: "button", cls: "tk-reset", text: "Reset turn"}),
-      el("span", {cls: "tk-laid"})
+      el("span", {cls: "tk-laid"}),
+      P.bell(root, config, myTurn)
     ]));
     root.appendChild(el("p", {cls: "tk-say message info", role: "status",
       text: myTurn ? "Your turn: move tiles to the table, or draw." : "Waiting for the others."}));
-    var seats = el("div", {cls: "tk-seats"}, [el("span", {cls: "tk-pool", text: "Pool: " + view.pool_count})]);
-    view.rack_counts.forEach(function (n, i) {
-      seats.appendChild(el("span", {cls: "tk-seat" + (view.to_move === i ? " to-move" : "") + (i === config.seat ? " own" : ""),
-        "data-seat": String(i), text: (view.to_move === i ? "\u25b6 " : "") + config.names[i] + (i === config.seat ? " (you)" : "") +
-          ": " + n + " tiles" + (view.initial_meld_done[i] ? ", opened" : "")}));
-    });
-    root.appendChild(seats);
+    root.appendChild(P.seatBox(view.rack_counts.map(function (n, i) {
+      return {name: config.names[i], own: i === config.seat, toMove: view.to_move === i,
+              facts: [n + " tiles"].concat(view.initial_meld_done[i] ? ["opened"] : [])};
+    }), [el("span", {cls: "tk-pool", text: "Pool: " + view.pool_count})]));
     root.appendChild(el("h3", {text: "Table"}));
     root.appendChild(el("div", {cls: "tk-melds melds"}));
     root.appendChild(el("h3", {text: "Your rack"}));

@@ -1,0 +1,208 @@
+/* The parts every table in the browser is built from (docs/table.md):
+ *
+ *   el(tag, attrs, children)        a DOM node
+ *   say(root, text, kind)           the table's message line (.tk-say)
+ *   post(url, body, csrf)           JSON POST -> Promise {ok, status, body}
+ *   mover(root, config)             the move composer's last step: sends a
+ *                                   move in the engine's notation at the
+ *                                   version shown; reloads on success,
+ *                                   calls back with the refusal
+ *   dropPlace(node, place, opts)    a place pieces are dropped or tapped on
+ *   pieceButton(opts)               one tile or card: a button, draggable
+ *   seatBox(seats)                  the score box: one line per seat
+ *   pile(opts)                      a stock or a discard pile
+ *   arrangement(key)                a hand's own order, kept per tab
+ *   bell(root, config)              the sound when the turn comes round
+ *
+ * A family's table (rummikub.js, contract.js) is drawn from these and its
+ * own notation; nothing in a table is typed by the player.
+ */
+(function () {
+  "use strict";
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) {
+      var v = attrs[k];
+      if (v === undefined || v === null || v === false) return;
+      if (k === "text") node.textContent = v;
+      else if (k === "cls") node.className = v;
+      else node.setAttribute(k, v === true ? "" : v);
+    });
+    (children || []).forEach(function (c) { if (c) node.appendChild(c); });
+    return node;
+  }
+
+  function say(root, text, kind) {
+    var box = root.querySelector(".tk-say");
+    if (!box) return;
+    box.textContent = text;
+    box.className = "tk-say message " + (kind || "info");
+    box.setAttribute("role", kind === "error" ? "alert" : "status");
+  }
+
+  function post(url, body, csrf) {
+    var headers = {"Content-Type": "application/json"};
+    if (csrf) headers["X-CSRFToken"] = csrf;
+    return fetch(url, {method: "POST", credentials: "same-origin", headers: headers,
+                       body: JSON.stringify(body)})
+      .then(function (r) {
+        return r.json().catch(function () { return {}; })
+          .then(function (b) { return {ok: r.ok, status: r.status, body: b}; });
+      });
+  }
+
+  /* The composer's last step. send(move, onRefused) posts the move at the
+   * version the page shows; on success the page is redrawn from the
+   * server (its clean address); a refusal comes back as the rule's
+   * sentence and the table calls onRefused(sentence, code). */
+  function mover(root, config) {
+    var sending = false;
+    return {
+      sending: function () { return sending; },
+      send: function (move, onRefused) {
+        if (sending) return;
+        sending = true;
+        root.dataset.sending = "1";
+        post(config.urls.move, {move: move, expected_version: config.version}, config.csrf)
+          .then(function (res) {
+            sending = false;
+            root.dataset.sending = "0";
+            if (res.ok) {
+              root.dataset.sent = String(res.body.version);
+              window.location.replace(window.location.pathname);
+              return;
+            }
+            onRefused(res.body.detail || "refused", res.body.code || "");
+          })
+          .catch(function () {
+            sending = false;
+            root.dataset.sending = "0";
+            onRefused("the move could not be sent; try again", "network");
+          });
+      }
+    };
+  }
+
+  /* A place pieces go: dropped on (drag and drop) or tapped after a piece
+   * was selected. opts: {enabled, onDrop(id, event), onTap(event)}. */
+  function dropPlace(node, place, opts) {
+    node.setAttribute("data-place", place);
+    if (!opts.enabled) return node;
+    node.addEventListener("dragover", function (e) { e.preventDefault(); node.classList.add("over"); });
+    node.addEventListener("dragleave", function () { node.classList.remove("over"); });
+    node.addEventListener("drop", function (e) {
+      e.preventDefault();
+      e.stopPropagation();
+      node.classList.remove("over");
+      opts.onDrop(e.dataTransfer.getData("text/plain"), e);
+    });
+    if (opts.onTap) node.addEventListener("click", function (e) { opts.onTap(e); });
+    return node;
+  }
+
+  /* A tile or a card as a button. opts: {id, code, label, text, cls,
+   * selected, enabled, onClick(event), onKey(event)}. Dragging carries the
+   * piece's id. */
+  function pieceButton(opts) {
+    var b = el("button", {type: "button", cls: opts.cls + (opts.selected ? " selected" : ""),
+      "data-code": opts.code, "data-id": opts.id, draggable: opts.enabled ? "true" : "false",
+      "aria-label": opts.label, "aria-pressed": opts.selected ? "true" : "false", text: opts.text});
+    if (!opts.enabled) { b.disabled = true; return b; }
+    b.addEventListener("click", function (e) { e.stopPropagation(); opts.onClick(e); });
+    b.addEventListener("dragstart", function (e) {
+      e.dataTransfer.setData("text/plain", opts.id);
+      e.dataTransfer.effectAllowed = "move";
+    });
+    if (opts.onKey) b.addEventListener("keydown", opts.onKey);
+    return b;
+  }
+
+  /* The score box. seats: [{name, own, toMove, facts: ["7 cards", ...]}]. */
+  function seatBox(seats, lead) {
+    var box = el("div", {cls: "tk-seats"}, lead || []);
+    seats.forEach(function (s, i) {
+      box.appendChild(el("span", {cls: "tk-seat" + (s.toMove ? " to-move" : "") + (s.own ? " own" : ""),
+        "data-seat": String(i),
+        text: (s.toMove ? "\u25b6 " : "") + s.name + (s.own ? " (you)" : "") +
+          (s.facts.length ? ": " + s.facts.join(", ") : "")}));
+    });
+    return box;
+  }
+
+  /* A pile: opts {cls, caption, label, face (a node or null), count, enabled,
+   * onTap, onDrop}. A button, so it is reached by Tab as well. */
+  function pile(opts) {
+    var node = el("button", {type: "button", cls: "tk-pile " + opts.cls, "aria-label": opts.label},
+      [opts.face || el("span", {cls: "tk-back", text: "\u2592"}),
+       el("span", {cls: "tk-count", text: (opts.caption ? opts.caption + " \u00b7 " : "") + opts.count})]);
+    if (!opts.enabled) node.setAttribute("aria-disabled", "true");
+    dropPlace(node, opts.cls, {enabled: opts.enabled, onDrop: opts.onDrop || function () {},
+      onTap: opts.onTap || null});
+    return node;
+  }
+
+  /* A hand's own order (the player's arrangement), kept in this tab across
+   * the page's redraws: codes in order. apply(codes) returns the codes of
+   * the hand in the kept order, new ones at the end. */
+  function arrangement(key) {
+    function load() {
+      try { return JSON.parse(window.sessionStorage.getItem(key) || "[]"); } catch (e) { return []; }
+    }
+    return {
+      apply: function (codes) {
+        var left = codes.slice(), out = [];
+        load().forEach(function (c) {
+          var i = left.indexOf(c);
+          if (i >= 0) { out.push(c); left.splice(i, 1); }
+        });
+        return out.concat(left);
+      },
+      save: function (codes) {
+        try { window.sessionStorage.setItem(key, JSON.stringify(codes)); } catch (e) { /* private mode */ }
+      }
+    };
+  }
+
+  /* The bell: a short tone (and a notification while the tab is hidden)
+   * when the page finds it is this seat's turn and it was not on the
+   * page's previous drawing. Switchable; the choice is kept per browser.
+   * root.dataset.bell counts the rings (what a test reads). */
+  function bell(root, config, myTurn) {
+    var key = "tk-turn-" + config.game + "-" + config.seat;
+    var on = window.localStorage.getItem("tk-bell") !== "off";
+    var before = window.sessionStorage.getItem(key);
+    window.sessionStorage.setItem(key, myTurn ? "mine" : "theirs");
+    var box = el("label", {cls: "tk-bell"}, [el("input", {type: "checkbox", cls: "tk-bell-on"}),
+                                             document.createTextNode(" Bell on my turn")]);
+    box.querySelector("input").checked = on;
+    box.querySelector("input").addEventListener("change", function (e) {
+      on = e.target.checked;
+      window.localStorage.setItem("tk-bell", on ? "on" : "off");
+      if (on && window.Notification && Notification.permission === "default") Notification.requestPermission();
+    });
+    root.dataset.bell = "0";
+    if (myTurn && before === "theirs" && on) {
+      root.dataset.bell = "1";
+      try {
+        var ctx = new (window.AudioContext || window.webkitAudioContext)();
+        var osc = ctx.createOscillator(), gain = ctx.createGain();
+        osc.frequency.value = 880;
+        gain.gain.value = 0.15;
+        osc.connect(gain);
+        gain.connect(ctx.destination);
+        osc.start();
+        osc.stop(ctx.currentTime + 0.18);
+      } catch (e) { /* no sound: the title still says it */ }
+      if (document.hidden && window.Notification && Notification.permission === "granted") {
+        new Notification("Your turn", {body: document.title});
+      }
+    }
+    if (myTurn) document.title = "\u25cf Your turn \u00b7 " + document.title;
+    return box;
+  }
+
+  window.tablekeeperParts = {el: el, say: say, post: post, mover: mover, dropPlace: dropPlace,
+                             pieceButton: pieceButton, seatBox: seatBox, pile: pile,
+                             arrangement: arrangement, bell: bell};
+})();
