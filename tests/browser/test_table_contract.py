@@ -198,3 +198,70 @@ def test_the_bell_rings_when_the_turn_comes_round(asgi_live_server, browser):
     services.game_record_move(game=game.pk, move="discard 5H", expected_version=6, seat=0, actor="test")
     wait_version(page, "7")
     assert page.locator("#table-app").get_attribute("data-bell") == "0"
+
+
+def test_four_browsers_play_a_hand_with_a_buy_the_player_on_turn_allows(asgi_live_server, browser):
+    """Seed 002's profile (three decks, buying with the consent of the player
+    on turn), four contexts: Cleo asks to buy Ann's discard off turn, Ben
+    allows it, everyone plays on, Ann goes out; every context follows."""
+    hands = ["5H 5D 5C 9S 9H 9C KD", "3C 4D 6S 7H 8C TD JS", "3D 4H 6C 7S 8D TH JC", "3S 4C 6D 7C 8H TS JD"]
+    hands = [h.split() for h in hands]
+    stock_top = "9D QC QD KS KH KC 5S".split()
+    rules = ContractRules.preset("three-decks")
+    pack = [TEXT[int(c)] for c in make_deck(rules.decks_for(4), rules.jokers_per_deck)]
+    rest = list(pack)
+    for c in [x for h in hands for x in h] + ["4D"] + stock_top:
+        rest.remove(c)
+    deal = {"hand1": hands, "upcard1": ["4D"], "stock1": stock_top + rest}
+    for h in range(2, 8):
+        shuffled = [TEXT[int(c)] for c in seeded_shuffle(make_deck(3, 2), f"four/{h}")]
+        deal.update({f"hand{h}": [shuffled[i * HAND:(i + 1) * HAND] for i in range(4)],
+                     f"upcard{h}": [shuffled[4 * HAND]], f"stock{h}": shuffled[4 * HAND + 1:]})
+    game = services.game_create(variant="contract", players=4, seats=["Ann", "Ben", "Cleo", "Dan"],
+                                title="Four at contract", rules={"hand_size": HAND}, deal=deal)
+    pages = [open_seat(browser, asgi_live_server, game, services.seat_take(game=game, index=i),
+                       viewport={"width": 900, "height": 800}) for i in range(4)]
+    ann, ben, cleo, dan = pages
+    version = [1]
+
+    def step():
+        version[0] += 1
+        both(pages, str(version[0]))
+
+    ann.click(".tk-stock")
+    step()
+    for code in ("5H", "5D", "5C"):
+        card(ann, code).click()
+    ann.click('.tk-box[data-box="0"]')
+    for code in ("9S", "9H", "9C"):
+        card(ann, code).click()
+    ann.click('.tk-box[data-box="1"]')
+    ann.click(".tk-down")
+    step()
+    card(ann, "KD").drag_to(ann.locator(".tk-discard"))
+    step()
+    # Cleo asks to buy off turn; Ben, on turn, is asked and allows it
+    cleo.wait_for_selector(".tk-buy:not([hidden])", timeout=5000)
+    assert dan.locator(".tk-buy").is_visible() and ann.locator(".tk-buy").is_hidden()  # not one's own discard
+    cleo.click(".tk-buy")
+    step()
+    ben.wait_for_selector(".tk-allow:not([hidden])", timeout=5000)
+    assert "Allow Cleo to buy" in ben.locator(".tk-allow").inner_text()
+    ben.click(".tk-allow")
+    step()
+    assert cleo.locator(".tk-hand button.tk-card").count() == 10   # KD and two from the stock
+    for page, code in ((ben, "JS"), (cleo, "JC"), (dan, "JD")):
+        page.click(".tk-stock")
+        step()
+        card(page, code).drag_to(page.locator(".tk-discard"))
+        step()
+    ann.click(".tk-stock")
+    step()
+    card(ann, "9D").drag_to(ann.locator('.tk-meld[data-meld="1"]'))
+    step()
+    card(ann, "5S").drag_to(ann.locator('.tk-meld[data-meld="0"]'))
+    step()
+    for page in pages:
+        page.wait_for_selector(".tk-handover", timeout=5000)
+        assert page.locator(".tk-handover tbody tr").count() == 4
+    assert moves(game)[3:5] == ["2 buy", "1 allow"]

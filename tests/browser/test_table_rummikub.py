@@ -190,3 +190,45 @@ def test_a_game_is_started_from_the_start_screen_and_played_against_the_computer
     page.click(".tk-draw")  # Ann draws; the computer answers at once (eager tasks)
     page.wait_for_function("Number(document.getElementById('version').innerText) >= 3", timeout=10000)
     assert Game.objects.get(pk=game.pk).version >= 3
+
+
+def test_four_browsers_play_a_whole_game(asgi_live_server, browser):
+    """Four seats, four contexts: each opens with a run in turn, by drag or by
+    taps; every context follows each move over its socket; Ann goes out."""
+    racks = ["R10 R11 R12 R9", "O10 O11 O12 K1", "B10 B11 B12 K2", "K10 K11 K12 O3"]
+    racks = [r.split() for r in racks]
+    sabra = find_variant("sabra").new(4, seed="table4").snapshot()
+    rest = [t for r in sabra["racks"] for t in r] + sabra["pool"]
+    for r in racks:
+        for t in r:
+            rest.remove(t)
+    names = ["Ann", "Ben", "Cleo", "Dan"]
+    game = services.game_create(variant="sabra", players=4, seats=names, title="Four",
+                                rules={"rack_size": 4}, deal={"racks": racks, "pool": rest})
+    pages = [open_seat(browser, asgi_live_server, game, services.seat_take(game=game, index=i),
+                       viewport={"width": 900, "height": 800}) for i in range(4)]
+    for i, page in enumerate(pages):
+        run = racks[i][:3]
+        if i % 2 == 0:   # by drag
+            tile(page, run[0]).drag_to(page.locator(".tk-new-meld"))
+            for code in run[1:]:
+                tile(page, code).drag_to(page.locator(f'.tk-meld[data-meld="{i}"]'))
+        else:            # by taps
+            tile(page, run[0]).click()
+            page.click(".tk-new-meld")
+            for code in run[1:]:
+                tile(page, code).click()
+                page.click(f'.tk-meld[data-meld="{i}"]')
+        ready(page)
+        page.click(".tk-end")
+        for other in pages:
+            wait_version(other, str(i + 2))
+            assert other.locator(".tk-meld").count() == i + 1
+        assert "opened" in pages[(i + 1) % 4].locator(f'.tk-seat[data-seat="{i}"]').inner_text()
+    ann = pages[0]
+    tile(ann, "R9").drag_to(ann.locator('.tk-meld:has(button[data-code="R10"])'))  # the table's order is the engine's
+    ready(ann)
+    ann.click(".tk-end")
+    for page in pages:
+        page.wait_for_selector("text=The game is over", timeout=8000)
+    assert services.load_state(Game.objects.get(pk=game.pk)).view(None)["winners"] == [0]

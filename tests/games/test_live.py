@@ -130,7 +130,7 @@ def test_every_frame_of_a_whole_game_holds_only_the_seats_own_tiles():
 
         def one_move():
             g = record_state()
-            if g.is_over:
+            if g.is_over or g.version > 2000:
                 return False
             state = services.load_state(g)
             services.game_record_move(game=g, move=str(player.choose(state)), expected_version=g.version,
@@ -166,3 +166,61 @@ def test_every_frame_of_a_whole_game_holds_only_the_seats_own_tiles():
         for move in frame["recent"]:
             assert not re.fullmatch(r"draw \S+", move["move"])  # a drawn tile is never named
     assert frames[-1]["view"]["is_over"] and "racks" in frames[-1]["view"]
+
+
+def test_every_frame_of_a_whole_contract_game_holds_only_the_seats_own_cards():
+    """Contract rummy, seven hands, seat 0 watched through its socket: each
+    frame's cards are its own hand's or public (the table, the discard top,
+    the discards taken, the finished hands shown at their end), checked
+    against the true state at the frame's version."""
+    from engine.contract.ai.seat import ContractSeatPlayer
+
+    game = services.game_create(variant="contract", players=3, seats=["Ann", "Ben", "Cleo"])
+    tokens = [services.seat_take(game=game, index=i) for i in range(3)]
+    watched = seated_client(tokens[0])
+    player = ContractSeatPlayer()
+    truth: dict[int, dict] = {}
+
+    async def run():
+        from channels.db import database_sync_to_async
+
+        def one_move():
+            g = Game.objects.get(pk=game.pk)
+            truth[g.version] = services.load_state(g).snapshot()
+            if g.is_over or g.version > 2000:
+                return False
+            state = services.load_state(g)
+            services.game_record_move(game=g, move=str(player.choose(state)), expected_version=g.version,
+                                      seat=state.to_move, actor="test")
+            return True
+
+        comm = socket(f"/ws/games/{game.pk}/seat/", watched)
+        await comm.connect()
+        frames = [await comm.receive_json_from(timeout=5)]
+        while await database_sync_to_async(one_move)():
+            frames.append(await comm.receive_json_from(timeout=5))
+        await comm.disconnect()
+        return frames
+
+    frames = async_to_sync(run)()
+    final = Game.objects.get(pk=game.pk)
+    assert final.is_over and [f["version"] for f in frames][-1] == final.version
+    assert len({f["view"]["hand"] for f in frames}) == 7 and len(frames) > 50
+    card = re.compile(r"\b(?:[2-9TJQKA][CDHS]|JK)\b")
+    for frame in frames:
+        snap, view = truth[frame["version"]], frame["view"]
+        assert snap["seed"] not in json.dumps(frame)
+        assert "hands" not in view and "stock" not in view and isinstance(view["stock_count"], int)
+        if view["is_over"]:
+            continue
+        assert Counter(view["my_hand"]) == Counter(snap["hands"][0])  # its own hand, exactly
+        public = Counter(c for m in view["table"] for c in m["cards"])
+        public += Counter(c for p in view["picked_up"] for c in p)
+        public += Counter(c for r in view["results"] for cs in r["cards"] for c in cs)
+        public += Counter(c for r in view["results"] for m in r["table"] for c in m["cards"])
+        if view["discard_top"]:
+            public[view["discard_top"]] += 1
+        shown = Counter(card.findall(json.dumps(view)))
+        assert shown == Counter(view["my_hand"]) + public
+        for move in frame["recent"]:
+            assert not re.fullmatch(r"\d+ draw \S+", move["move"])  # a drawn card is never named

@@ -191,7 +191,7 @@
       text: myTurn ? "Your turn: move tiles to the table, or draw." : "Waiting for the others."}));
     root.appendChild(P.seatBox(view.rack_counts.map(function (n, i) {
       return {name: config.names[i], own: i === config.seat, toMove: view.to_move === i,
-              facts: [n + " tiles"].concat(view.initial_meld_done[i] ? ["opened"] : [])};
+              facts: [n + (n === 1 ? " tile" : " tiles")].concat(view.initial_meld_done[i] ? ["opened"] : [])};
     }), [el("span", {cls: "tk-pool", text: "Pool: " + view.pool_count})]));
     root.appendChild(el("h3", {text: "Table"}));
     root.appendChild(el("div", {cls: "tk-melds melds"}));
