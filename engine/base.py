@@ -130,6 +130,14 @@ class Game:
         """
         raise NotImplementedError(f"{type(self).__name__} lays out no table turns")
 
+    def turn_clock(self) -> tuple[int, str] | None:
+        """Optional, for rules with a turn time limit: ``(seconds, move)``,
+        the time the seat on turn has for its turn and the move recorded for
+        it when the time runs out (the rules' penalty). ``None``: no clock
+        now (none in these rules, or the game is over). The clock itself is
+        the caller's: the engine only takes the move."""
+        return None
+
     def snapshot(self) -> dict[str, Any]:
         raise NotImplementedError
 

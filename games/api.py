@@ -21,7 +21,7 @@ from .eventstore import ConcurrencyConflict
 from .models import Game, Seat
 from .serializers import (ComposeInSerializer, ComposeOutSerializer, ErrorSerializer, EventOutSerializer, GameCreateSerializer, GameSummarySerializer,
                           MoveInSerializer, MoveOutSerializer, SeatTakeSerializer, SeatTokenSerializer,
-                          VerdictSerializer, ViewSerializer)
+                          TimeoutInSerializer, VerdictSerializer, ViewSerializer)
 
 # Every error is {"error", "detail"} JSON: 400 bad input (a body over the
 # size or depth limits included), 401 a bad credential, 403 not allowed,
@@ -227,6 +227,28 @@ class TurnCompose(APIView):
         except EngineError as exc:
             raise GameServiceError(str(exc), "notation") from None
         return Response(answer)
+
+
+class TurnTimeout(APIView):
+    """The turn clock ran out: the rules' timeout move for the seat on turn."""
+
+    @extend_schema(request=TimeoutInSerializer, responses={201: MoveOutSerializer, **ERRORS},
+                   summary="Claim the timeout of the seat on turn once its turn clock ran out",
+                   description="Any seat of the game (or staff) may claim it; every seat page does when "
+                               "its clock reaches zero. 400 `clock-running` while time is left, "
+                               "`no-clock` for games without a turn clock; 409 once the turn has ended.")
+    def post(self, request, game_id: int):
+        data = TimeoutInSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = get_object_or_404(Game.objects.only("id"), pk=game_id)
+        seat = _seat(request)
+        if seat is not None and seat.game_id != game.pk:
+            raise NotYourSeat(f"this credential is for game {seat.game_id}, not game {game.pk}")
+        if seat is None and not _is_staff(request):
+            raise NotYourSeat("only a seat of this game (or staff) may claim a timeout", "no-credential")
+        result = services.game_claim_timeout(game=game.pk, expected_version=data.validated_data["expected_version"],
+                                             actor=_actor(request))
+        return Response(MoveOutSerializer(result).data, status=status.HTTP_201_CREATED)
 
 
 class GameEvents(APIView):

@@ -12,6 +12,7 @@ urlpatterns = [
          name="seat-credential"),
     path("games/<int:game_id>/view/", api.SeatView.as_view(), name="game-view"),
     path("games/<int:game_id>/compose/", api.TurnCompose.as_view(), name="game-compose"),
+    path("games/<int:game_id>/timeout/", api.TurnTimeout.as_view(), name="game-timeout"),
     path("games/<int:game_id>/moves/", api.MoveSubmit.as_view(), name="game-moves"),
     path("games/<int:game_id>/events/", api.GameEvents.as_view(), name="game-events"),
     path("games/<int:game_id>/record/", api.GameRecord.as_view(), name="game-record"),

@@ -16,7 +16,7 @@ from django.db.models import QuerySet
 from . import eventstore as es
 from .errors import NotVisible
 from .models import AuditVerdict, Game, Seat
-from .services import load_state
+from .services import load_state, turn_clock
 
 
 def game_list(*, status: str | None = None) -> QuerySet[Game]:
@@ -49,10 +49,11 @@ def game_summary(game: Game) -> dict[str, Any]:
 
 def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """``{"game", "version", "seat", "view"}`` with ``view`` the engine's
-    ``view(seat)`` at the game's current version (``seat=None``: public)."""
+    ``view(seat)`` at the game's current version (``seat=None``: public),
+    and ``clock``, the running turn clock (:func:`games.services.turn_clock`)."""
     state = load_state(game)
     return {"game": game.pk, "version": game.version, "seat": seat, "status": game.status,
-            "view": state.view(seat)}
+            "view": state.view(seat), "clock": turn_clock(game, state)}
 
 
 def game_events(game: Game, *, staff: bool = False) -> list[dict[str, Any]]:

@@ -61,6 +61,8 @@ class ViewSerializer(serializers.Serializer):
     seat = serializers.IntegerField(allow_null=True)
     status = serializers.CharField()
     view = serializers.DictField(help_text="the engine's view for this seat")
+    clock = serializers.DictField(allow_null=True, help_text="the running turn clock: seat on turn, seconds, "
+                                  "started_at, seconds left; null without one")
 
 
 class MoveInSerializer(serializers.Serializer):
@@ -101,6 +103,10 @@ class VerdictSerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     error = serializers.CharField(help_text="a short stable code")
     detail = serializers.CharField(help_text="what was wrong, for people")
+
+
+class TimeoutInSerializer(serializers.Serializer):
+    expected_version = serializers.IntegerField(min_value=0, help_text="the version your view showed")
 
 
 class ComposeInSerializer(serializers.Serializer):

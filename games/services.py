@@ -435,6 +435,65 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
                       message=refused["message"] if refused else "")
 
 
+# the turn clock: how late a claim may come early (a browser's clock and
+# the network), in seconds
+CLOCK_GRACE = 0.3
+
+
+def turn_clock(game: Game, state=None, *, now=None) -> dict[str, Any] | None:
+    """The running turn clock of a digital game whose rules set one (the
+    engine's ``turn_clock``): ``{"seat", "seconds", "started_at", "left"}``,
+    the turn having started when the game's last event was recorded. ``None``
+    for a game from a real table (its clock is the table's), a finished game,
+    or rules without a limit."""
+    if game.is_over or game.mode != Game.Mode.DIGITAL:
+        return None
+    state = state if state is not None else load_state(game)
+    clock = state.turn_clock() if hasattr(state, "turn_clock") else None
+    if clock is None or state.to_move is None:
+        return None
+    started = Event.objects.filter(game_id=game.pk, version=game.version).values_list(
+        "recorded_at", flat=True).first()
+    if started is None:
+        return None
+    now = now or timezone.now()
+    seconds = clock[0]
+    left = max(0.0, seconds - (now - started).total_seconds())
+    return {"seat": state.to_move, "seconds": seconds, "started_at": started.isoformat(),
+            "left": round(left, 1)}
+
+
+def game_claim_timeout(*, game: Game | int, expected_version: int, actor: str = "") -> MoveResult:
+    """Record the rules' timeout move for the seat on turn, once its turn
+    clock (:func:`turn_clock`) has run out. Anyone in the game may claim it
+    (every seat's page does when its clock reaches zero); the first claim at
+    ``expected_version`` wins, the rest get the conflict.
+
+    :raises ConcurrencyConflict: the game has moved on (the turn ended).
+    :raises MoveRefused: no turn clock here, or time is left (the message
+        says how much); nothing stored.
+    """
+    if not isinstance(expected_version, int) or isinstance(expected_version, bool):
+        raise BadRequest(f"expected_version must be a whole number, got {expected_version!r}", "bad-version")
+    game_id = game if isinstance(game, int) else game.pk
+    game = Game.objects.get(pk=game_id)
+    if game.is_over:
+        raise GameIsOver(f"game {game.pk} is over; no more moves")
+    if game.version != expected_version:
+        raise es.ConcurrencyConflict(game.pk, expected_version, game.version)
+    state = load_state(game)
+    clock = turn_clock(game, state)
+    if clock is None:
+        raise MoveRefused("this game has no turn clock (a digital game whose rules set a turn time limit)",
+                          "no-clock")
+    elapsed = clock["seconds"] - clock["left"]
+    if clock["left"] > CLOCK_GRACE:
+        raise MoveRefused(f"seat {clock['seat']}'s turn has {clock['left']:.1f} s left on the clock "
+                          f"({elapsed:.1f} of {clock['seconds']} s used)", "clock-running")
+    return game_record_move(game=game.pk, move=state.turn_clock()[1], expected_version=expected_version,
+                            seat=clock["seat"], actor=actor or "clock")
+
+
 def last_mover(state, on_turn: int | None) -> int | None:
     """The seat that made the move just pushed on ``state``: the engine's
     ``move_seats`` where the family keeps it, else ``on_turn`` (the seat

@@ -171,10 +171,13 @@ def game_detail(request, game_id: int):
     version, last = board["version"], board["last_version"]
     nav = {"first": 1, "prev": max(1, version - 1), "next": min(last, version + 1), "last": last,
            "at_start": version <= 1, "at_end": version >= last}
+    clock = services.turn_clock(game)
+    if clock:
+        clock["name"] = names.get(clock["seat"], f"seat {clock['seat']}")
     return render(request, "games/game_detail.html", {
         "game": game, "summary": summary, "board": board,
         "drawing": draw_board(board["view"], board["racks"], summary["seats"]),
-        "nav": nav, "hidden_shown": hidden, "staff": staff,
+        "nav": nav, "hidden_shown": hidden, "staff": staff, "clock": clock,
         "moves": [{**m, "name": names.get(m["seat"], "")} for m in board["moves"]],
         "open_seats": [s for s in summary["seats"] if not s["taken"] and s["kind"] == Seat.Kind.HUMAN]
         if not game.is_over else [],
@@ -290,8 +293,9 @@ def play(request, game_id: int):
         table = {"game": game.pk, "seat": seat.index, "version": view["version"], "view": view["view"],
                  "my_turn": game.to_move == seat.index, "csrf": get_token(request),
                  "names": [names.get(i, f"seat {i}") for i in range(game.players)],
-                 "family": family, "script": TABLES[family],
+                 "family": family, "script": TABLES[family], "clock": view["clock"],
                  "urls": {"move": reverse("games-api:game-moves", kwargs={"game_id": game.pk}),
+                          "timeout": reverse("games-api:game-timeout", kwargs={"game_id": game.pk}),
                           "compose": reverse("games-api:game-compose", kwargs={"game_id": game.pk})}}
     return _private(render(request, "games/play.html", {
         "game": game, "seat": seat, "version": view["version"], "table": table,

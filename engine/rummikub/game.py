@@ -462,6 +462,13 @@ class SabraGame(Game):
         self._scores, self.winners = score_values(values, winner, tie_start=start)
 
     # ----------------------------------------------------------- views
+    def turn_clock(self) -> tuple[int, str] | None:
+        """``(turn_time_limit, "timeout")`` while the game is on and the rules
+        set a limit (seed 001's minute); the timeout draws the penalty tile."""
+        if self.over or not self.rules.turn_time_limit:
+            return None
+        return self.rules.turn_time_limit, "timeout"
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: the public view). Other racks and
         the pool are counts only until the game is over.

@@ -232,3 +232,24 @@ def test_four_browsers_play_a_whole_game(asgi_live_server, browser):
     for page in pages:
         page.wait_for_selector("text=The game is over", timeout=8000)
     assert services.load_state(Game.objects.get(pk=game.pk)).view(None)["winners"] == [0]
+
+
+def test_the_turn_clock_runs_on_every_page_and_the_timeout_is_recorded(asgi_live_server, browser):
+    """Seed 001's turn clock, cut to 3 s: both pages count the seat on turn
+    down; at zero the timeout is claimed and recorded (the penalty tile),
+    and the clock starts for the next seat."""
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title="Clock",
+                                rules={"turn_time_limit": 3})
+    pages = [open_seat(browser, asgi_live_server, game, services.seat_take(game=game, index=i),
+                       viewport={"width": 1000, "height": 800}) for i in range(2)]
+    first = game.to_move
+    for page in pages:
+        text = page.locator(".tk-clock").inner_text()
+        assert ["Ann", "Ben"][first] in text and text.endswith(" s")
+    assert pages[first].locator(".tk-clock.mine").count() == 1 and pages[1 - first].locator(".tk-clock.mine").count() == 0
+    for page in pages:
+        wait_version(page, "2")
+    moved = Event.objects.filter(game=game, type="MoveRecorded").first()
+    assert moved.payload["move"] == "timeout" and moved.payload["seat"] == first
+    assert pages[first].locator(".tk-rack button.tk-tile").count() == 15
+    assert ["Ann", "Ben"][1 - first] in pages[first].locator(".tk-clock").inner_text()

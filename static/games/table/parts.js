@@ -13,6 +13,7 @@
  *   pile(opts)                      a stock or a discard pile
  *   arrangement(key)                a hand's own order, kept per tab
  *   bell(root, config)              the sound when the turn comes round
+ *   clock(root, config)             the turn clock, and the timeout claim at zero
  *
  * A family's table (rummikub.js, contract.js) is drawn from these and its
  * own notation; nothing in a table is typed by the player.
@@ -73,7 +74,7 @@
               window.location.replace(window.location.pathname);
               return;
             }
-            onRefused(res.body.detail || "refused", res.body.code || "");
+            onRefused(res.body.detail || "refused", res.body.error || "");
           })
           .catch(function () {
             sending = false;
@@ -202,7 +203,41 @@
     return box;
   }
 
-  window.tablekeeperParts = {el: el, say: say, post: post, mover: mover, dropPlace: dropPlace,
+  /* The turn clock (rules with a turn time limit, digital games): the
+   * seconds left for the seat on turn, shown on every seat's page. At zero
+   * the page claims the timeout (POST .../timeout/ at the version shown):
+   * the seat on turn's page at once, the others a moment later; the first
+   * claim is recorded, the others find the game moved on. The server
+   * decides from its own clock; a claim that comes early is refused and
+   * tried again. root.dataset.clock holds the whole seconds left. */
+  function clock(root, config) {
+    var c = config.clock;
+    if (!c) return null;
+    var mine = c.seat === config.seat;
+    var node = el("span", {cls: "tk-clock" + (mine ? " mine" : ""), role: "timer", "aria-live": "off"});
+    var deadline = Date.now() + c.left * 1000, claimed = false, timer = null;
+    function claim() {
+      post(config.urls.timeout, {expected_version: config.version}, config.csrf).then(function (res) {
+        if (res.ok) { window.location.replace(window.location.pathname); return; }
+        if (res.body.error === "clock-running") { claimed = false; deadline = Date.now() + 1000; }
+      }).catch(function () { claimed = false; deadline = Date.now() + 2000; });
+    }
+    function tick() {
+      var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
+      root.dataset.clock = String(left);
+      node.textContent = "\u23f1 " + (config.names[c.seat] || "seat " + c.seat) + ": " + left + " s";
+      node.classList.toggle("low", left <= 10);
+      if (left === 0 && !claimed) {
+        claimed = true;
+        setTimeout(claim, mine ? 0 : 400 + Math.random() * 800);
+      }
+    }
+    tick();
+    timer = setInterval(tick, 250);
+    return node;
+  }
+
+  window.tablekeeperParts = {clock: clock, el: el, say: say, post: post, mover: mover, dropPlace: dropPlace,
                              pieceButton: pieceButton, seatBox: seatBox, pile: pile,
                              arrangement: arrangement, bell: bell};
 })();

@@ -185,6 +185,7 @@
       el("button", {type: "button", cls: "tk-draw", text: view.pool_count ? "Draw" : "Pass"}),
       el("button", {type: "button", cls: "tk-reset", text: "Reset turn"}),
       el("span", {cls: "tk-laid"}),
+      P.clock(root, config),
       P.bell(root, config, myTurn)
     ]));
     root.appendChild(el("p", {cls: "tk-say message info", role: "status",
