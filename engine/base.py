@@ -130,6 +130,21 @@ class Game:
         """
         raise NotImplementedError(f"{type(self).__name__} lays out no table turns")
 
+    #: the family's rule options described for people (:mod:`engine.options`)
+    OPTIONS: ClassVar[tuple] = ()
+
+    @classmethod
+    def rule_options(cls) -> list[dict[str, Any]]:
+        """Every rule option of this variant with its default, kind (bool,
+        int with its range, choice with what each value means) and a
+        sentence saying what it does, in the order of ``rules_to_dict``.
+
+        :raises KeyError: an option the family has not described.
+        """
+        from .options import describe
+
+        return describe(cls.OPTIONS, cls.rules_to_dict(cls.rules_from_dict(None)))
+
     def turn_clock(self) -> tuple[int, str] | None:
         """Optional, for rules with a turn time limit: ``(seconds, move)``,
         the time the seat on turn has for its turn and the move recorded for

@@ -1,8 +1,10 @@
 """The start screen: a new game from the browser, no admin and no shell.
 
 Pick the variant (the page reloads with that variant's rule options as
-fields: a tick box, a number or a word each, starting from the variant's
-defaults), the number of players, your name, and for every other seat a
+fields from the engine's own descriptions, :meth:`engine.base.Game.rule_options`:
+a tick box, a number in its range or a list of the values with what each
+means, a sentence under each, starting from the variant's defaults), the
+number of players, your name, and for every other seat a
 person or an AI level. The game is created by
 :func:`games.services.game_create` (an ordinary event-sourced game:
 replayable, auditable), you are seated in seat 0 and this browser holds the
@@ -22,8 +24,7 @@ MAX_SEATS = 8
 
 
 def variants() -> list[type]:
-    if not registry.VARIANTS:
-        registry._load()
+    registry._load()  # every family (importing is cached; one family loaded alone is not all)
     return [cls for cls in registry.VARIANTS if cls.family in registry.FAMILIES]
 
 
@@ -52,17 +53,16 @@ class NewGameForm(forms.Form):
             self.fields[f"seat_{i}"] = forms.ChoiceField(choices=seat_choices, label=f"Seat {i}",
                                                          initial="person", required=False)
         self.rule_names = []
-        for option, value in default_rules(cls).items():
-            name = f"rule_{option}"
-            label = option.replace("_", " ")
-            if isinstance(value, bool):
-                field = forms.BooleanField(required=False, initial=value, label=label)
-            elif isinstance(value, int):
-                field = forms.IntegerField(initial=value, label=label)
-            elif isinstance(value, str):
-                field = forms.CharField(initial=value, label=label, max_length=60)
+        for option in cls.rule_options():
+            name = f"rule_{option['name']}"
+            common = {"label": option["label"], "help_text": option["help"], "initial": option["default"]}
+            if option["kind"] == "bool":
+                field = forms.BooleanField(required=False, **common)
+            elif option["kind"] == "int":
+                field = forms.IntegerField(min_value=option["low"], max_value=option["high"], **common)
             else:
-                continue
+                field = forms.TypedChoiceField(choices=[(v, f"{v}: {what}") for v, what in option["choices"]],
+                                               **common)
             self.fields[name] = field
             self.rule_names.append(name)
 

@@ -27,6 +27,21 @@ def game_list(*, status: str | None = None) -> QuerySet[Game]:
     return qs
 
 
+def open_games(*, name: str = "") -> QuerySet[Game]:
+    """Games started from the start screen (``/games/new/``) that are in
+    progress with a person's seat still open, newest first; ``name`` filters
+    by the game's name. Games of tournaments and the API are not listed:
+    their seats are given out by their organisers."""
+    qs = (Game.objects.defer("state").prefetch_related("seats")
+          .filter(status=Game.Status.IN_PROGRESS, mode=Game.Mode.DIGITAL,
+                  seats__kind=Seat.Kind.HUMAN, seats__token_hash="",
+                  events__type=es.GAME_CREATED, events__actor="lobby")
+          .distinct().order_by("-pk"))
+    if name:
+        qs = qs.filter(title__icontains=name)
+    return qs
+
+
 def game_summary(game: Game) -> dict[str, Any]:
     """Public facts about a game (no tiles)."""
     return {

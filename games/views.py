@@ -138,8 +138,40 @@ def _is_staff(request) -> bool:
 
 # -------------------------------------------------------------------- pages
 def game_list(request):
+    """Every game; the open games started from the start screen, found by
+    name, each joined with one click; and the games this browser holds a
+    seat in."""
+    name = request.GET.get("name", "").strip()[:200]
     games = selectors.game_list()[:100]
-    return render(request, "games/game_list.html", {"games": games})
+    held = seat_session.held_games(request)
+    return render(request, "games/game_list.html", {
+        "games": games, "name": name,
+        "open_games": [{"game": g, "open": [s for s in g.seats.all() if s.kind == Seat.Kind.HUMAN and not s.is_taken],
+                        "seated": [s.name for s in g.seats.all() if s.is_taken or s.kind == Seat.Kind.AI]}
+                       for g in selectors.open_games(name=name)[:50]],
+        "mine": Game.objects.defer("state").filter(pk__in=held).order_by("-pk") if held else [],
+    })
+
+
+@require_POST
+def game_join(request, game_id: int):
+    """Join an open game by its name in the list: the first open seat for a
+    person goes to this browser, which lands on the seat page."""
+    game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
+    name = request.POST.get("name", "").strip()
+    if not name:
+        return render(request, "games/message.html", {"game": game, "message": "type your name to join"},
+                      status=400)
+    seat = game.seats.filter(kind=Seat.Kind.HUMAN, token_hash="").order_by("index").first()
+    if seat is None or game.is_over:
+        return render(request, "games/message.html", {"game": game, "message": "this game has no open seat"},
+                      status=409)
+    try:
+        token = services.seat_take(game=game, index=seat.index, name=name, user=request.user)
+    except GameServiceError as exc:
+        return render(request, "games/message.html", {"game": game, "message": str(exc)}, status=exc.status)
+    seat_session.enter(request, token)
+    return _private(redirect("games:play", game_id=game.pk))
 
 
 def game_detail(request, game_id: int):

@@ -33,6 +33,7 @@ from ..registry import find_variant, register
 from .deals import check_deal, deal_from_json, deal_to_json
 from .melds import Meld, MeldRules, meld_from_dict
 from .moves import Move
+from .options import OPTIONS
 from .rules import CONTRACTS, HANDS, ContractRules, contract_text, rules_diff
 from .turns import Turns
 
@@ -47,6 +48,7 @@ class ContractGame(Turns, Game):
     min_players: ClassVar[int] = 3
     max_players: ClassVar[int] = 8
     RuleSet: ClassVar[type] = ContractRules
+    OPTIONS: ClassVar[tuple] = OPTIONS
     moves_name_seat: ClassVar[bool] = True
     default_profile: ClassVar[str] = "three-decks"
 

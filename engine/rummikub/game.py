@@ -19,6 +19,7 @@ from ..tiles import (JOKER, NUM_CODES, STANDARD, TILES, XP, TileSet, _TEXT, coun
                      format_tiles, parse_tiles, shuffled, tiles_of)
 from .jokers import check_jokers
 from .moves import Move
+from .options import OPTIONS
 from .rules import RuleSet, rules_from_dict, rules_to_dict
 from .scoring import rack_value, score_values
 
@@ -40,6 +41,7 @@ class SabraGame(Game):
     min_players = 2
     max_players = 4
     RuleSet = RuleSet
+    OPTIONS = OPTIONS
     tileset: TileSet = STANDARD
 
     # ----------------------------------------------------------- rules

@@ -253,3 +253,31 @@ def test_the_turn_clock_runs_on_every_page_and_the_timeout_is_recorded(asgi_live
     assert moved.payload["move"] == "timeout" and moved.payload["seat"] == first
     assert pages[first].locator(".tk-rack button.tk-tile").count() == 15
     assert ["Ann", "Ben"][1 - first] in pages[first].locator(".tk-clock").inner_text()
+
+
+def test_a_second_player_finds_the_open_game_by_name_and_joins(asgi_live_server, browser, screenshot):
+    ann = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    ann.goto(f"{asgi_live_server}/games/new/?variant=contract")
+    assert "Cards dealt to each player." in ann.inner_text("form.new-game")  # each option explained
+    ann.select_option("#pick", "sabra")
+    ann.wait_for_url("**/games/new/?variant=sabra")
+    ann.fill("#id_title", "Tuesday online")
+    ann.fill("#id_name", "Ann")
+    ann.select_option("#id_rule_pool_empty_end", "first-pass")
+    ann.click("#start")
+    ann.wait_for_selector("#table-app .tk-bar", timeout=10000)
+    game = Game.objects.get(title="Tuesday online")
+    assert game.rules["pool_empty_end"] == "first-pass"
+
+    ben = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True).new_page()
+    ben.goto(f"{asgi_live_server}/games/")
+    ben.fill('input[name="name"][type="search"]', "tuesday")
+    ben.click("form.find button")
+    row = ben.locator(f'#open-games tr[data-game="{game.pk}"]')
+    row.locator('input[name="name"]').fill("Ben")
+    screenshot(ben, "open-games")
+    row.locator("button").click()
+    ben.wait_for_url(f"{asgi_live_server}/games/{game.pk}/play/")
+    ben.wait_for_selector("#table-app .tk-bar", timeout=10000)
+    assert "Ben" in ben.locator("h1").inner_text()
+    ann.wait_for_function("document.querySelector('.tk-seats').innerText.indexOf('Ben') >= 0", timeout=8000)

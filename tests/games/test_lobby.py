@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from games import services
 from games.models import Game, Seat
 
 pytestmark = pytest.mark.django_db
@@ -45,7 +46,70 @@ def test_a_bad_option_is_refused_next_to_its_field_and_nothing_is_stored():
         "rule_joker_freed_from": "rack-or-table", "rule_direction": "clockwise",
         "rule_pool_empty_end": "all-pass"})
     html = response.content.decode()
-    assert response.status_code == 400 and "joker_reuse must be one of" in html
+    assert response.status_code == 400
+    row = html[html.index('<div class="row option"><ul class="errorlist"'):]
+    assert 'for="id_rule_joker_reuse"' in row[:row.index("</div>")]  # the error sits at its field
+    assert "sometimes is not one of the available choices" in html
+    assert not Game.objects.filter(title="Bad").exists()
+    # a combination the engine refuses: its sentence, next to the option it names
+    both = Client().post("/games/new/", {
+        "variant": "sabra", "title": "Bad", "players": "2", "name": "Ann", "seat_1": "person",
+        "rule_initial_meld": "30", "rule_rack_size": "14", "rule_turn_time_limit": "60",
+        "rule_joker_penalty": "30", "rule_joker_reuse": "new-meld", "rule_joker_sets": "free",
+        "rule_joker_freed_from": "rack-or-table", "rule_direction": "clockwise",
+        "rule_pool_empty_end": "all-pass", "rule_joker_group_both_colours": "on"})
+    assert both.status_code == 400 and "has no effect while joker_sets=free" in both.content.decode()
     assert not Game.objects.filter(title="Bad").exists()
     missing = Client().post("/games/new/", {"variant": "sabra", "players": "9"})
     assert missing.status_code == 400 and "This field is required" in missing.content.decode()
+
+
+def test_each_option_is_a_real_field_with_its_sentence():
+    html = Client().get("/games/new/?variant=contract").content.decode()
+    assert '<select name="rule_aces"' in html and 'low-or-high: low or high, never wrapping' in html
+    import re
+    assert re.search(r'<input type="checkbox" name="rule_twos_wild"[^>]*checked', html)
+    assert re.search(r'<input type="number" name="rule_hand_size" value="11"[^>]*max="15"', html)
+    assert 'id="id_rule_hand_size_helptext"' in html  # the sentence the field is described by
+    assert "Cards dealt to each player." in html
+    # choosing the other profile alone starts from that profile's rules
+    client = Client()
+    form = {"variant": "contract", "title": "Profiles", "players": "3", "name": "Ann"}
+    from games.lobby import NewGameForm, default_rules
+    for key, value in default_rules(NewGameForm(variant="contract").variant_cls).items():
+        if isinstance(value, bool):
+            if value:
+                form[f"rule_{key}"] = "on"
+        else:
+            form[f"rule_{key}"] = str(value)
+    form["rule_profile"] = "international"
+    assert client.post("/games/new/", form).status_code == 302
+    game = Game.objects.get(title="Profiles")
+    assert game.rules["profile"] == "international" and game.rules["undo_discard"] is True
+
+
+def test_open_games_are_listed_found_by_name_and_joined():
+    host = Client()
+    form = {"variant": "sabra", "title": "Friday table", "players": "3", "name": "Ann",
+            "seat_1": "person", "seat_2": "person"}
+    from games.lobby import NewGameForm, default_rules
+    for key, value in default_rules(NewGameForm(variant="sabra").variant_cls).items():
+        if not isinstance(value, bool):
+            form[f"rule_{key}"] = str(value)
+    assert host.post("/games/new/", form).status_code == 302
+    game = Game.objects.get(title="Friday table")
+    api_game = services.game_create(variant="sabra", players=2, seats=["X", "Y"], title="Friday API")
+    listing = Client().get("/games/?name=friday").content.decode()
+    assert f'data-game="{game.pk}"' in listing and f'data-game="{api_game.pk}"' not in listing
+    assert f'data-game="{game.pk}"' not in Client().get("/games/?name=saturday").content.decode()
+    # Ben joins by name: the first open seat, held by his browser
+    ben = Client()
+    response = ben.post(f"/games/{game.pk}/join/", {"name": "Ben"})
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/play/"
+    assert game.seats.get(index=1).name == "Ben" and game.seats.get(index=1).is_taken
+    assert "Ben · seat 1" in ben.get(response["Location"]).content.decode()
+    assert f'href="/games/{game.pk}/play/"' in ben.get("/games/").content.decode()  # "Your games"
+    assert ben.post(f"/games/{game.pk}/join/", {"name": ""}).status_code == 400
+    Client().post(f"/games/{game.pk}/join/", {"name": "Cleo"})
+    assert f'data-game="{game.pk}"' not in Client().get("/games/").content.decode()  # full now
+    assert Client().post(f"/games/{game.pk}/join/", {"name": "Dan"}).status_code == 409
