@@ -10,7 +10,8 @@ sent one frame, read for this socket from the database::
 
     {"type": "view", "game": 12, "version": 37, "seat": 1 | null,
      "view": {...the engine's view for that seat...},
-     "recent": [{"version": 36, "seat": 0, "move": "draw"}, ...]}
+     "recent": [{"version": 36, "seat": 0, "move": "draw"}, ...],
+     "clock": {...the running turn clock...} | null}
 
 so a frame never holds another seat's rack, the pool's order or the seed
 before the engine's own view reveals them at the end. A seat whose
@@ -20,30 +21,76 @@ The client sends nothing; whatever it sends is ignored.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.utils import timezone
 
 from . import selectors
 from .models import Game
 from .push import group_name
 from .seat_session import seat_in_session
+from .services import load_state, turn_clock
 
 FORBIDDEN = 4403
 NOT_FOUND = 4404
 
 
+class _FrameParts:
+    """What every socket of a game shares at one version: the engine state
+    (read only: each socket asks it for its own view), the recent moves and
+    the turn clock. Built once per game and version in this process, so a
+    move costs one state load however many sockets follow the game; a
+    state here is never the one a move is applied to."""
+
+    def __init__(self, size: int = 512):
+        self.size = size
+        self._data: OrderedDict[int, tuple[tuple[Any, int], dict[str, Any]]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, game_id: int) -> dict[str, Any] | None:
+        head = Game.objects.filter(pk=game_id).values_list("version", "created_at").first()
+        if head is None:
+            return None
+        key = (head[1], head[0])
+        with self._lock:
+            entry = self._data.get(game_id)
+        if entry is not None and entry[0] == key:
+            return entry[1]
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            return None
+        state = load_state(game)
+        parts = {"game": game, "state": state, "recent": selectors.recent_moves(game),
+                 "clock": turn_clock(game, state)}
+        with self._lock:
+            self._data[game_id] = ((game.created_at, game.version), parts)
+            self._data.move_to_end(game_id)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+        return parts
+
+
+FRAME_PARTS = _FrameParts()
+
+
 def frame_for(game_id: int, seat_index: int | None) -> dict[str, Any] | None:
     """The frame one socket is sent: the game's view for ``seat_index``
     (``None``: the public view); ``None`` when there is no such game."""
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
+    parts = FRAME_PARTS.get(game_id)
+    if parts is None:
         return None
-    view = selectors.game_view(game, seat_index)
-    return {"type": "view", "game": game.pk, "version": view["version"], "seat": seat_index,
-            "view": view["view"], "recent": selectors.recent_moves(game)}
+    game, clock = parts["game"], parts["clock"]
+    if clock is not None:  # the seconds left now, from the turn's start
+        started = datetime.fromisoformat(clock["started_at"])
+        clock = {**clock, "left": round(max(0.0, clock["seconds"] - (timezone.now() - started).total_seconds()), 1)}
+    return {"type": "view", "game": game.pk, "version": game.version, "seat": seat_index,
+            "view": parts["state"].view(seat_index), "recent": parts["recent"], "clock": clock}
 
 
 class _GameSocket(AsyncJsonWebsocketConsumer):
@@ -69,15 +116,31 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         return  # the client sends nothing the server needs
 
     async def game_moved(self, event):
-        if await self.admit():
-            await self.send_frame()
+        await self.send_frame(check=True)
 
-    async def send_frame(self):
-        frame = await database_sync_to_async(frame_for)(self.game_id, self.seat_index)
+    def _checked_frame(self, check: bool):
+        """The frame, after checking this socket may still have it (one trip
+        to the database thread for both)."""
+        if check and not self.still_admitted():
+            return "refused"
+        return frame_for(self.game_id, self.seat_index)
+
+    def still_admitted(self) -> bool:
+        return True
+
+    async def send_frame(self, check: bool = False):
+        frame = await database_sync_to_async(self._checked_frame)(check)
+        if frame == "refused":
+            await self.refuse()
+            return
         if frame is None:
             await self.close(code=NOT_FOUND)
             return
         await self.send_json(frame)
+
+    async def refuse(self):
+        await self.send_json({"type": "error", "detail": "this browser holds no seat in this game"})
+        await self.close(code=FORBIDDEN)
 
 
 class WatchConsumer(_GameSocket):
@@ -90,11 +153,14 @@ class SeatConsumer(_GameSocket):
     async def admit(self) -> bool:
         seat = await database_sync_to_async(self._seat)()
         if seat is None:
-            await self.send_json({"type": "error", "detail": "this browser holds no seat in this game"})
-            await self.close(code=FORBIDDEN)
+            await self.refuse()
             return False
         self.seat_index = seat.index
         return True
+
+    def still_admitted(self) -> bool:
+        seat = self._seat()
+        return seat is not None and seat.index == self.seat_index
 
     def _seat(self):
         holder = SimpleNamespace(session=self.scope.get("session"), user=self.scope.get("user"))

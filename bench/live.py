@@ -1,0 +1,239 @@
+"""Live pages under load: N games played at once by scripted seats over
+real sockets, and how long a move takes to reach the other seat's screen.
+
+Each run starts daphne (``config.asgi``) as a subprocess on a fresh SQLite
+database (the embedded default) or ``--database URL``, with the in-memory
+channel layer or, for ``--layer redis``, channels-redis on a private
+redis-server started here. For every game (Sabra, two seats) both seats are
+taken through the API, each seat's browser session is opened through its
+seat link, and each seat holds its own socket (``/ws/games/<id>/seat/``).
+Then, in every game at once, the seat on turn thinks (``--think`` seconds
+on average, as a quick player does), sends ``draw`` through the API, and
+the clock stops when the *other* seat's socket brings the new version:
+move-to-other-screen latency. ``--moves`` moves per game; ``--think 0``
+plays flat out (the server's capacity rather than a club evening).
+
+    .venv/bin/python bench/live.py                        # 10 and 50 games, memory and redis
+    .venv/bin/python bench/live.py --games 10 50 200 --moves 10
+    .venv/bin/python bench/live.py --layer memory --games 50
+
+Prints, per layer and game count: moves/s, latency p50/p95/p99, errors,
+the p95 of the move's own request (``post p95``: the part of the latency
+spent before the move is stored and answered), and the ratio of p95 to the reference: the median of one unloaded API
+round trip (GET the seat's view) measured in the same run. The issue's
+aim: p95 under 150 ms at 50 games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workers import ROOT, free_port, start_redis, wait  # noqa: E402
+
+
+def percentile(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    k = min(len(ordered) - 1, max(0, round(p / 100 * (len(ordered) - 1))))
+    return ordered[k]
+
+
+def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen([str(ROOT / ".venv/bin/daphne"), "-b", "127.0.0.1", "-p", str(port),
+                             "config.asgi:application"], cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+
+    def up():
+        import socket
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.3).close()
+            return True
+        except OSError:
+            if proc.poll() is not None:
+                raise SystemExit("daphne exited: " + proc.stderr.read().decode()[-2000:])
+            return False
+
+    wait(up, 30, "daphne")
+    return proc, f"http://127.0.0.1:{port}"
+
+
+class Seat:
+    """One seat: its browser session (cookie jar), its socket, the versions
+    its screen has shown and when."""
+
+    def __init__(self, http, base: str, game: int, token: str):
+        self.http, self.base, self.game, self.token = http, base, game, token
+        self.seen: dict[int, float] = {}
+        self.changed = asyncio.Event()
+        self.ws = None
+
+    async def open(self):
+        async with self.http.get(f"{self.base}/games/play/{self.token}/", allow_redirects=False) as r:
+            if r.status != 302:
+                raise RuntimeError(f"seat link answered {r.status}")
+        self.ws = await self.http.ws_connect(self.base.replace("http", "ws") + f"/ws/games/{self.game}/seat/",
+                                             headers={"Origin": self.base})
+        asyncio.get_running_loop().create_task(self.read())
+
+    async def read(self):
+        async for msg in self.ws:
+            data = msg.json()
+            if data.get("type") == "view":
+                self.seen.setdefault(data["version"], time.perf_counter())
+                self.changed.set()
+
+    async def shown(self, version: int, timeout: float = 10.0) -> float:
+        deadline = time.perf_counter() + timeout
+        while version not in self.seen:
+            self.changed.clear()
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError(f"game {self.game}: version {version} never reached the other screen")
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except asyncio.TimeoutError:
+                pass
+        return self.seen[version]
+
+
+async def run(base: str, games: int, moves: int, think: float) -> dict:
+    import aiohttp
+
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as api:
+        async def make():
+            async with api.post(f"{base}/api/games/", json={"variant": "sabra", "players": 2,
+                                                              "seats": [{"name": "Ann"}, {"name": "Ben"}]}) as r:
+                body = await r.json()
+                if r.status != 201:
+                    raise RuntimeError(f"create: {r.status} {body}")
+            tokens = []
+            for i in range(2):
+                async with api.post(f"{base}/api/games/{body['id']}/seats/{i}/", json={}) as r:
+                    tokens.append((await r.json())["token"])
+            return body["id"], body["to_move"], tokens
+
+        made = await asyncio.gather(*(make() for _ in range(games)))
+        # the reference: one unloaded API round trip, in this run
+        ref = []
+        gid, _, tokens = made[0]
+        for _ in range(30):
+            t0 = time.perf_counter()
+            async with api.get(f"{base}/api/games/{gid}/view/", headers={"Authorization": f"Seat {tokens[0]}"}) as r:
+                await r.read()
+            ref.append(time.perf_counter() - t0)
+        sessions = []
+        tables = []
+        for gid, first, tokens in made:
+            seats = []
+            for token in tokens:
+                http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                             connector=aiohttp.TCPConnector(limit=0))
+                sessions.append(http)
+                seats.append(Seat(http, base, gid, token))
+            tables.append((gid, first, tokens, seats))
+        await asyncio.gather(*(s.open() for t in tables for s in t[3]))
+        latencies: list[float] = []
+        posts: list[float] = []
+        errors: list[str] = []
+
+        async def play(gid, first, tokens, seats):
+            version, mover = 1, first
+            rng = random.Random(gid)
+            await asyncio.sleep(rng.uniform(0, think))  # the games do not start in step
+            for _ in range(moves):
+                await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))  # the player thinks
+                other = seats[1 - mover]
+                t0 = time.perf_counter()
+                async with api.post(f"{base}/api/games/{gid}/moves/", json={"move": "draw", "expected_version": version},
+                                    headers={"Authorization": f"Seat {tokens[mover]}"}) as r:
+                    if r.status != 201:
+                        errors.append(f"{r.status} {await r.text()}"[:200])
+                        return
+                    version = (await r.json())["version"]
+                posts.append(time.perf_counter() - t0)
+                try:
+                    seen = await other.shown(version)
+                except TimeoutError as exc:
+                    errors.append(str(exc))
+                    return
+                latencies.append(max(0.0, seen - t0))
+                mover = 1 - mover
+
+        start = time.perf_counter()
+        await asyncio.gather(*(play(*t) for t in tables))
+        wall = time.perf_counter() - start
+        for t in tables:
+            for s in t[3]:
+                await s.ws.close()
+        for http in sessions:
+            await http.close()
+    return {"latencies": latencies, "posts": posts, "errors": errors, "wall": wall, "ref": statistics.median(ref)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[10, 50])
+    parser.add_argument("--moves", type=int, default=10, help="moves per game (default 10)")
+    parser.add_argument("--think", type=float, default=1.0,
+                        help="mean seconds a scripted player thinks before each move (default 1.0; 0: flat out)")
+    parser.add_argument("--layer", choices=("memory", "redis", "both"), default="both")
+    parser.add_argument("--database", default="", help="a PostgreSQL URL (default: a fresh SQLite file)")
+    args = parser.parse_args(argv)
+    if any(n < 1 for n in args.games) or args.moves < 1:
+        print("bench/live.py: --games and --moves must be at least 1", file=sys.stderr)
+        return 2
+    layers = ["memory", "redis"] if args.layer == "both" else [args.layer]
+    work = tempfile.mkdtemp(prefix="tk-live-")
+    db = args.database or f"sqlite:///{work}/live.sqlite3"
+    env = {**os.environ, "DATABASE_URL": db, "API_RATE_GAME_CREATE": "", "API_RATE_SEAT_TAKE": "",
+           "LOG_LEVEL": "ERROR"}
+    env.pop("CELERY_BROKER_URL", None)
+    env.pop("CHANNEL_REDIS_URL", None)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
+    print(f"{'layer':8} {'games':>5} {'moves':>6} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
+          f"{'errors':>6} {'post p95':>8} {'ref ms':>7} {'p95/ref':>7}")
+    redis_proc = None
+    try:
+        for layer in layers:
+            server_env = dict(env)
+            if layer == "redis":
+                if redis_proc is None:
+                    redis_proc, url = start_redis(work)
+                server_env["CHANNEL_REDIS_URL"] = url
+            for n in args.games:
+                server, base = start_server(server_env)
+                try:
+                    out = asyncio.run(run(base, n, args.moves, args.think))
+                finally:
+                    server.terminate()
+                    server.wait(10)
+                lat = [x * 1000 for x in out["latencies"]]
+                p95 = percentile(lat, 95)
+                ref = out["ref"] * 1000
+                print(f"{layer:8} {n:5d} {len(lat):6d} {len(lat) / out['wall']:8.1f} {percentile(lat, 50):7.1f} "
+                      f"{p95:7.1f} {percentile(lat, 99):7.1f} {len(out['errors']):6d} "
+                      f"{percentile([x * 1000 for x in out['posts']], 95):8.1f} {ref:7.1f} {p95 / ref:7.1f}",
+                      flush=True)
+                for e in out["errors"][:3]:
+                    print("   error:", e)
+    finally:
+        if redis_proc is not None:
+            redis_proc.terminate()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
