@@ -18,7 +18,10 @@ SQLite file under ``var/``, Celery tasks run eagerly in the web process.
 ``ALLOWED_HOSTS``          comma-separated; default ``*`` in development.
 ``DATABASE_URL``           e.g. ``postgres://user@host:5432/tablekeeper``;
                            default ``sqlite:///var/tablekeeper.sqlite3``.
-``DB_CONN_MAX_AGE``        seconds to keep database connections; default 60.
+``DB_CONN_MAX_AGE``        seconds to keep database connections; default 60
+                           (SQLite; PostgreSQL uses the pool instead).
+``DB_POOL_MAX``            PostgreSQL: connections per process at most (a
+                           psycopg pool); default 20, 0 for no pool.
 ``CELERY_BROKER_URL``      e.g. ``redis://127.0.0.1:6379/0``; unset means
                            eager tasks (no worker, no Redis).
 ``CELERY_RESULT_BACKEND``  default: none (nothing reads task results).
@@ -191,6 +194,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
     DATABASES["default"]["CONN_MAX_AGE"] = 0
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_int("DB_POOL_MAX", 20) > 0:
+    # A bounded pool per process (Django's psycopg pool): the web server's
+    # threads and a worker's tasks borrow a connection for a request or a
+    # task and give it back, so a process never holds more than DB_POOL_MAX
+    # connections however many clients it serves. (A connection kept per
+    # thread, CONN_MAX_AGE, ran PostgreSQL out of connections under load.)
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env_int("DB_POOL_MIN", 1), "max_size": env_int("DB_POOL_MAX", 20),
+        "timeout": env_int("DB_POOL_TIMEOUT", 10)}
 DATABASES["default"].setdefault("TEST", {})
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -296,11 +309,23 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # Periodic repairs (run one beat: ``celery -A config beat``, or ``worker -B``
 # on one machine): send outbox rows left pending while Redis was away, and
 # queue again AI moves and disputes whose task was lost.
+# A worker killed with a task in hand loses it (the message comes back only
+# after the visibility timeout): every few seconds, games whose AI seat is to
+# move and that have not moved for CELERY_REQUEUE_IDLE seconds get their
+# move queued again, so a game moves again within about 15 s of a kill.
+# The league's tasks (a finished game's result, a closed round's standings,
+# autoplay's next round) are re-driven the same way until their effect is
+# seen (league.redrive).
 CELERY_BEAT_SCHEDULE = {
     "games-drain-outbox": {"task": "games.drain_outbox",
-                           "schedule": float(env_int("CELERY_OUTBOX_DRAIN_SECONDS", 30))},
+                           "schedule": float(env_int("CELERY_OUTBOX_DRAIN_SECONDS", 5))},
     "games-requeue-stalled": {"task": "games.requeue_stalled",
-                              "schedule": float(env_int("CELERY_REQUEUE_SECONDS", 120))},
+                              "schedule": float(env_int("CELERY_REQUEUE_SECONDS", 5)),
+                              "kwargs": {"idle_seconds": env_int("CELERY_REQUEUE_IDLE", 10),
+                                         "dispute_idle_seconds": env_int("CELERY_DISPUTE_REQUEUE_IDLE", 120)}},
+    "league-redrive": {"task": "league.redrive",
+                       "schedule": float(env_int("CELERY_REDRIVE_SECONDS", 10)),
+                       "kwargs": {"idle_seconds": env_int("CELERY_REDRIVE_IDLE", 15)}},
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
@@ -312,7 +337,10 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 GAMES_ANCHOR_KEY = os.environ.get("GAMES_ANCHOR_KEY") or hmac.new(
     SECRET_KEY.encode("utf-8"), b"tablekeeper games anchor", hashlib.sha256).hexdigest()
 GAMES_SNAPSHOT_EVERY = env_int("GAMES_SNAPSHOT_EVERY", 40)
-GAMES_OUTBOX_MAX_ATTEMPTS = env_int("GAMES_OUTBOX_MAX_ATTEMPTS", 8)
+# An outbox row the broker refused is tried again after a pause doubling from
+# 1 s to this many seconds, for as long as it takes (never given up).
+GAMES_OUTBOX_RETRY_BASE = 1.0
+GAMES_OUTBOX_RETRY_MAX = float(env_int("GAMES_OUTBOX_RETRY_MAX", 60))
 # Contract rummy: while a person may still buy the top discard (or undo one),
 # the AI seat on turn waits this long after the last move before it draws.
 GAMES_AI_BUY_WINDOW = env_int("GAMES_AI_BUY_WINDOW", 5)

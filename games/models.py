@@ -209,6 +209,8 @@ class OutboxMessage(models.Model):
     task_id = models.CharField(max_length=64, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # after a failed send, not tried again before this (backoff over time)
+    next_attempt_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["id"]

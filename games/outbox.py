@@ -23,11 +23,14 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
+from datetime import timedelta
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from . import push
@@ -90,11 +93,33 @@ def drain_after_commit() -> None:
     transaction.on_commit(_drain_quietly)
 
 
+# After a send fails, the drains that follow commits (in the request that
+# wrote) leave the broker alone for a while: a write answers in its normal
+# time while the broker is down, and the rows wait for the periodic drain or
+# the first commit after the pause. Process-wide, monotonic seconds.
+_broker_pause = {"until": 0.0}
+
+
+def broker_paused() -> bool:
+    return time.monotonic() < _broker_pause["until"]
+
+
 def _drain_quietly() -> None:
+    if broker_paused():
+        return
     try:
         drain()
     except Exception:  # never let a drain break the request that recorded
         log.exception("outbox drain failed; rows stay pending")
+
+
+def retry_delay(attempts: int) -> float:
+    """Seconds before a row that failed ``attempts`` times is tried again:
+    doubling from ``GAMES_OUTBOX_RETRY_BASE`` (1 s) up to
+    ``GAMES_OUTBOX_RETRY_MAX`` (60 s)."""
+    base = float(getattr(settings, "GAMES_OUTBOX_RETRY_BASE", 1.0))
+    cap = float(getattr(settings, "GAMES_OUTBOX_RETRY_MAX", 60.0))
+    return min(cap, base * (2 ** max(0, attempts - 1)))
 
 
 _local = threading.local()
@@ -120,7 +145,10 @@ def drain(limit: int = 1000) -> DrainReport:
 
     Several drainers may run at once (rows are claimed with ``SELECT ... FOR
     UPDATE SKIP LOCKED`` on PostgreSQL). A broker error stops the drain and
-    leaves the row pending, with the error and an attempt counted. Eager mode
+    leaves the row pending, with the error and an attempt counted, not to be
+    tried again before :func:`retry_delay` has passed (a broker error is
+    never final); the drains after commits then pause for a few seconds, so
+    writes do not wait on a broker that is away. Eager mode
     (no broker configured) runs each task in this process; a nested drain
     started by such a task returns at once and the outer loop picks up the
     rows it wrote.
@@ -132,14 +160,15 @@ def drain(limit: int = 1000) -> DrainReport:
     try:
         app = _celery()
         eager = bool(app.conf.task_always_eager)
-        max_attempts = getattr(settings, "GAMES_OUTBOX_MAX_ATTEMPTS", 8)
         last_id = 0
         while report.sent + report.failed < limit:
             ran_eager = []
             stop = False
+            now = timezone.now()
             with transaction.atomic():
                 rows = list(OutboxMessage.objects.select_for_update(skip_locked=True)
-                            .filter(status=OutboxMessage.Status.PENDING, id__gt=last_id)
+                            .filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now),
+                                    status=OutboxMessage.Status.PENDING, id__gt=last_id)
                             .order_by("id")[:50])
                 if not rows:
                     break
@@ -158,10 +187,17 @@ def drain(limit: int = 1000) -> DrainReport:
                     except Exception as exc:  # broker down, unknown task in eager mode
                         row.attempts += 1
                         row.last_error = f"{type(exc).__name__}: {exc}"[:2000]
-                        if row.attempts >= max_attempts:
+                        if eager:
+                            # no such task in this process: no retry can help
                             row.status = OutboxMessage.Status.FAILED
                             report.failed += 1
-                        row.save(update_fields=["attempts", "last_error", "status"])
+                        else:
+                            # the broker: transient, however long it lasts;
+                            # tried again after a growing pause, never given up
+                            delay = retry_delay(row.attempts)
+                            row.next_attempt_at = now + timedelta(seconds=delay)
+                            _broker_pause["until"] = time.monotonic() + min(delay, 5.0)
+                        row.save(update_fields=["attempts", "last_error", "status", "next_attempt_at"])
                         report.errors.append(row.last_error)
                         stop = not eager  # the broker is down: keep the rest for later
                         if stop:
@@ -171,7 +207,9 @@ def drain(limit: int = 1000) -> DrainReport:
                     row.sent_at = timezone.now()
                     row.task_id = task_id
                     row.attempts += 1
-                    row.save(update_fields=["status", "sent_at", "task_id", "attempts"])
+                    row.next_attempt_at = None
+                    _broker_pause["until"] = 0.0
+                    row.save(update_fields=["status", "sent_at", "task_id", "attempts", "next_attempt_at"])
                     report.sent += 1
             for row in ran_eager:  # after the claim committed, outside its lock
                 result = app.tasks[row.topic].apply(args=row.args, kwargs=row.kwargs)
@@ -183,6 +221,13 @@ def drain(limit: int = 1000) -> DrainReport:
     finally:
         _local.draining = False
     return report
+
+
+def retry_failed() -> int:
+    """Put every ``failed`` row back to pending (rows failed for good by an
+    older version after a number of broker errors); returns how many."""
+    return OutboxMessage.objects.filter(status=OutboxMessage.Status.FAILED).update(
+        status=OutboxMessage.Status.PENDING, next_attempt_at=None)
 
 
 def pending_count() -> int:

@@ -53,11 +53,14 @@ def drain_outbox() -> dict:
 
 
 @shared_task(name="games.requeue_stalled", **RETRY)
-def requeue_stalled(idle_seconds: float = 60) -> dict:
-    """Queue again AI moves and disputes idle for ``idle_seconds`` (a repair
-    after lost messages; duplicates do nothing)."""
+def requeue_stalled(idle_seconds: float = 60, dispute_idle_seconds: float | None = None) -> dict:
+    """Queue again AI moves idle for ``idle_seconds`` and disputes idle for
+    ``dispute_idle_seconds`` (default the same; a solver may think a while)
+    : the repair after lost messages (a worker killed with the message in
+    hand); duplicates do nothing."""
     return {"ai_moves": ai_seats.requeue_stalled(idle_seconds=idle_seconds),
-            "disputes": disputes.requeue_stalled(idle_seconds=idle_seconds)}
+            "disputes": disputes.requeue_stalled(
+                idle_seconds=idle_seconds if dispute_idle_seconds is None else dispute_idle_seconds)}
 
 
 @worker_ready.connect(dispatch_uid="games.tasks.drain_on_worker_ready")

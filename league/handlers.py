@@ -259,3 +259,56 @@ def tournament_autoplay_step(*, tournament_id: int) -> dict[str, Any]:
         services.table_game_open_stream(game=game, all_ai=all_ai, actor="autoplay")
         opened += 1
     return {"status": "playing", "round": last.number, "opened": opened}
+
+
+# --- re-driving lost tasks ---------------------------------------------------------
+
+def redrive(*, idle_seconds: float = 15) -> dict[str, int]:
+    """Queue again every league task whose effect is not seen yet after
+    ``idle_seconds`` (its message was lost: a worker killed with it in hand,
+    a broker restarted without its queue). Each task is safe to run twice.
+
+    - a finished tournament game with no result: ``record_result``;
+    - a closed round whose standings task is still waiting, or running for
+      longer than that: ``final_standings``;
+    - a tournament on autoplay with a round to seat or games to open:
+      ``autoplay``.
+
+    Returns how many of each were queued."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    cutoff = timezone.now() - timedelta(seconds=idle_seconds)
+    out = {"results": 0, "standings": 0, "autoplay": 0}
+    with transaction.atomic():
+        streams = (TableGame.objects.filter(stream__status=Game.Status.FINISHED, stream__updated_at__lt=cutoff,
+                                            results__isnull=True)
+                   .values_list("stream_id", flat=True))
+        for stream_id in streams:
+            outbox.enqueue(RESULT_TASK, [stream_id])
+            out["results"] += 1
+        for rnd in Round.objects.filter(status=Round.Status.CLOSED).only("tournament_id", "number"):
+            run = TaskRun.objects.filter(key=standings_key(rnd.tournament_id, rnd.number)).first()
+            if run is None:
+                continue  # closed before standings were tracked
+            stale = ((run.status == TaskState.WAITING and run.created_at < cutoff and
+                      (run.started_at is None or run.started_at < cutoff)) or
+                     (run.status == TaskState.RUNNING and run.started_at is not None and run.started_at < cutoff))
+            if stale:
+                outbox.enqueue(STANDINGS_TASK, [rnd.tournament_id, rnd.number])
+                out["standings"] += 1
+        for run in TaskRun.objects.filter(key__startswith="autoplay:tournament:",
+                                          status__in=[TaskState.WAITING, TaskState.RUNNING],
+                                          created_at__lt=cutoff):
+            tournament_id = int(run.key.rsplit(":", 1)[1])
+            tournament = Tournament.objects.filter(pk=tournament_id).first()
+            if tournament is None or tournament.status == Tournament.Status.FINISHED:
+                continue
+            last = tournament.round_set.order_by("-number").first()
+            work = (last is None or last.status == Round.Status.CLOSED or
+                    TableGame.objects.filter(table__round=last, stream__isnull=True).exists())
+            if work:
+                outbox.enqueue(AUTOPLAY_TASK, [tournament_id])
+                out["autoplay"] += 1
+    return out

@@ -31,3 +31,9 @@ def final_standings(tournament_id: int, round_number: int) -> dict:
 def autoplay(tournament_id: int) -> dict:
     """Seat the next round and open its games, for a tournament on autoplay."""
     return handlers.tournament_autoplay_step(tournament_id=tournament_id)
+
+
+@shared_task(name="league.redrive", **RETRY)
+def redrive(idle_seconds: float = 15) -> dict:
+    """Queue again the league tasks whose effect is not seen yet (beat)."""
+    return handlers.redrive(idle_seconds=idle_seconds)

@@ -88,3 +88,18 @@ def test_a_broker_brings_no_result_backend_and_no_redis_channel_layer():
                             CELERY_RESULT_BACKEND="redis://r:6379/2")
     assert code == 0, s
     assert s["results"] == "redis://r:6379/2" and s["layer"] == "channels_redis.core.RedisChannelLayer"
+
+
+def test_beat_repairs_often_enough_that_a_killed_worker_stalls_a_game_seconds_not_minutes():
+    from celery import current_app
+    from django.conf import settings
+
+    import league.tasks  # noqa: F401  (registers league.redrive)
+
+    beat = settings.CELERY_BEAT_SCHEDULE
+    stalled = beat["games-requeue-stalled"]
+    assert stalled["schedule"] <= 5 and stalled["kwargs"]["idle_seconds"] + stalled["schedule"] <= 15
+    assert beat["games-drain-outbox"]["schedule"] <= 5
+    assert beat["league-redrive"]["task"] == "league.redrive" and "league.redrive" in current_app.tasks
+    for entry in beat.values():
+        assert entry["task"] in current_app.tasks

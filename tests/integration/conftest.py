@@ -157,11 +157,15 @@ def broker(redis_server):
 
     conf = app.conf
     saved = (conf.task_always_eager, conf.broker_url, conf.broker_write_url, conf.result_backend)
+    from games import outbox
+
     conf.task_always_eager = False
     conf.broker_url = conf.broker_write_url = redis_server.url
     conf.result_backend = None
     reset_pool(app)
+    outbox._broker_pause["until"] = 0.0  # no pause left over from another test's outage
     yield redis_server
+    outbox._broker_pause["until"] = 0.0
     conf.task_always_eager, conf.broker_url, conf.broker_write_url, conf.result_backend = saved
     reset_pool(app)
 

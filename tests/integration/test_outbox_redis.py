@@ -1,6 +1,8 @@
 """The outbox against a real Redis broker: sent when it is up, kept pending
 when it is down, sent by a later drain."""
 
+import time
+
 import pytest
 import redis
 from django.db import transaction
@@ -28,8 +30,10 @@ def broker(require_redis, require_postgres):
     conf.task_always_eager = False
     conf.broker_url = conf.broker_write_url = require_redis
     reset_pool()
+    outbox._broker_pause["until"] = 0.0
     client = redis.Redis.from_url(require_redis)
     yield client
+    outbox._broker_pause["until"] = 0.0
     for raw in client.lrange("celery", 0, -1):  # take back only this test's messages
         if b"tablekeeper.test.noop" in raw:
             client.lrem("celery", 1, raw)
@@ -54,8 +58,11 @@ def test_broker_down_keeps_rows_pending_until_a_later_drain(broker):
         row = outbox.enqueue("tablekeeper.test.noop", [3])
     row.refresh_from_db()
     assert row.status == "pending" and row.attempts == 1 and "Error" in row.last_error
+    assert row.next_attempt_at is not None  # tried again after a pause, never given up
     app.conf.broker_url = app.conf.broker_write_url = broker_url
     reset_pool()
+    assert outbox.drain().sent == 0          # its pause (1 s after a first failure) has not passed
+    time.sleep(1.1)
     report = outbox.drain()
     row.refresh_from_db()
-    assert report.sent == 1 and row.status == "sent"
+    assert report.sent == 1 and row.status == "sent" and row.next_attempt_at is None

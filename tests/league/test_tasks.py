@@ -117,3 +117,52 @@ def test_the_autoplay_command_names_a_bad_slug(make_tournament):
     make_tournament(3, name="Known night")
     with pytest.raises(CommandError, match="no tournament with slug 'nope' \\(known: known-night\\)"):
         call_command("autoplay", "nope")
+
+
+def test_lost_league_tasks_are_re_driven_until_the_tournament_is_finished(make_tournament, monkeypatch):
+    """Every league message after the first is lost (sent to a broker that
+    dropped it): the tournament stalls; ``redrive`` queues each task again
+    until its effect is seen, and the tournament finishes with its
+    standings."""
+    from games.models import OutboxMessage
+
+    lost = []
+    real_enqueue = outbox.enqueue
+    redriving = [False]
+
+    def losing(topic, args=(), kwargs=None, **kw):
+        row = real_enqueue(topic, args, kwargs, **kw)
+        if topic.startswith("league.") and not redriving[0] and \
+                (topic != handlers.AUTOPLAY_TASK or Round.objects.exists()):
+            OutboxMessage.objects.filter(pk=row.pk).update(status="sent")  # taken, never run
+            lost.append(topic)
+        return row
+
+    monkeypatch.setattr(outbox, "enqueue", losing)
+    tournament = make_tournament(3, rounds=2, table_size=3, ai_level="random", rules={"rack_size": 7})
+    handlers.tournament_autoplay_start(tournament=tournament)
+    tournament.refresh_from_db()
+    assert tournament.status != Tournament.Status.FINISHED
+    assert handlers.RESULT_TASK in lost
+    rnd = tournament.round_set.get()
+    assert rnd.status != Round.Status.CLOSED  # its games ended, their results never came
+    assert handlers.redrive(idle_seconds=60) == {"results": 0, "standings": 0, "autoplay": 0}  # not idle yet
+    queued = []
+    for _ in range(12):  # what the tasks queue is still lost; only the re-driven messages arrive
+        redriving[0] = True
+        out = handlers.redrive(idle_seconds=0)
+        redriving[0] = False
+        queued.append(out)
+        while outbox.pending_count():
+            outbox.drain()
+        tournament.refresh_from_db()
+        if tournament.status == Tournament.Status.FINISHED and not any(out.values()):
+            break  # finished, and nothing left to re-drive
+    assert tournament.status == Tournament.Status.FINISHED, queued
+    assert queued[0]["results"] == 3 and any(q["autoplay"] for q in queued) and any(q["standings"] for q in queued)
+    assert {handlers.STANDINGS_TASK, handlers.AUTOPLAY_TASK} <= set(lost)
+    assert StandingsEvent.objects.filter(subject=f"tournament:{tournament.pk}").exists()
+    monkeypatch.setattr(outbox, "enqueue", real_enqueue)
+    while outbox.pending_count():
+        outbox.drain()
+    assert handlers.redrive(idle_seconds=0) == {"results": 0, "standings": 0, "autoplay": 0}  # nothing left

@@ -95,7 +95,7 @@ class Command(BaseCommand):
         base = opts["base_url"].rstrip("/")
         self.stdout.write(
             f"\nDone in {time.monotonic() - started:.1f} s. Where to look "
-            f"(serve with `python manage.py runserver`):\n"
+            f"(served by daphne: bin/demo starts it):\n"
             f"  standings     {base}/t/{SLUG}/\n"
             f"  round 1       {base}/t/{SLUG}/round/1/\n"
             f"  club board    {base}/clubs/{club.slug}/\n"
