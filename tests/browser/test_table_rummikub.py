@@ -281,3 +281,28 @@ def test_a_second_player_finds_the_open_game_by_name_and_joins(asgi_live_server,
     ben.wait_for_selector("#table-app .tk-bar", timeout=10000)
     assert "Ben" in ben.locator("h1").inner_text()
     ann.wait_for_function("document.querySelector('.tk-seats').innerText.indexOf('Ben') >= 0", timeout=8000)
+
+
+def test_the_rack_is_arranged_freely_by_drag_taps_and_arrow_keys(asgi_live_server, browser):
+    game, tokens = dealt_game("Arrange")
+    page = open_seat(browser, asgi_live_server, game, tokens[0], viewport={"width": 1000, "height": 800})
+
+    def order():
+        return page.locator(".tk-rack button.tk-tile").evaluate_all("els => els.map(e => e.dataset.code)")
+
+    assert order() == ["K9", "R10", "R11", "R12"]          # as dealt, sorted
+    tile(page, "R12").drag_to(tile(page, "K9"))            # dropped on a tile: put before it
+    assert order() == ["R12", "K9", "R10", "R11"]
+    tile(page, "R11").click()
+    tile(page, "K9").click()                               # picked, then a rack tile's place
+    assert order() == ["R12", "R11", "K9", "R10"]
+    tile(page, "R12").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    assert order() == ["R11", "K9", "R12", "R10"]
+    assert page.evaluate("document.activeElement.dataset.code") == "R12"
+    assert page.locator("#table-app").get_attribute("data-dirty") == "0"  # arranging is not a play
+    assert page.locator(".tk-draw").is_enabled()
+    page.reload()
+    page.wait_for_selector("#table-app .tk-bar")
+    assert order() == ["R11", "K9", "R12", "R10"]          # kept in this tab

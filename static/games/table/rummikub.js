@@ -5,7 +5,10 @@
  * goes (touch and keyboard: tiles and drop places are buttons; Tab, then
  * Enter or Space). Places: a meld on the table, "New meld", the rack.
  * Tiles that were on the table at the start of the turn cannot go to the
- * rack (the rules keep them on the table).
+ * rack (the rules keep them on the table). The rack is arranged freely, as
+ * on a real rack: drop (or tap) a tile onto another rack tile to put it
+ * there, or move a focused tile with the arrow keys; sorting by colour or
+ * number too. The order is the player's and stays across redraws.
  *
  * After each change the layout is sent to POST /api/games/<id>/compose/
  * (the engine checks each meld and writes the play in its notation);
@@ -65,7 +68,7 @@
       return null;
     }
 
-    function moveTile(id, place) {
+    function moveTile(id, place, beforeId) {
       var at = findTile(id);
       if (!at) return;
       var tile = at.list[at.index];
@@ -73,14 +76,31 @@
         say("A tile from the table stays on the table.", "error");
         return;
       }
+      var arranging = place === "rack" && at.list === rack;  // only the rack's order changes
       at.list.splice(at.index, 1);
-      if (place === "rack") rack.push(tile);
-      else if (place === "new") table.push([tile]);
+      if (place === "rack") {
+        var i = beforeId ? rack.findIndex(function (t) { return t.id === beforeId; }) : -1;
+        if (i < 0) rack.push(tile); else rack.splice(i, 0, tile);
+        saveOrder();
+      } else if (place === "new") table.push([tile]);
       else table[Number(place)].push(tile);
       table = table.filter(function (m) { return m.length; });
       selected = null;
       render();
-      scheduleCheck();
+      if (!arranging) scheduleCheck();
+    }
+
+    function saveOrder() { order.save(rack.map(function (t) { return t.code; })); }
+
+    function nudge(tile, step) {  // arrow keys: the focused rack tile one place left or right
+      var i = rack.indexOf(tile), j = i + step;
+      if (i < 0 || j < 0 || j >= rack.length) return;
+      rack.splice(i, 1);
+      rack.splice(j, 0, tile);
+      saveOrder();
+      render();
+      var again = root.querySelector('.tk-rack [data-id="' + tile.id + '"]');
+      if (again) again.focus();
     }
 
     function sortRack(by) {
@@ -90,7 +110,7 @@
         var na = parseInt(a.code.slice(1), 10) || 99, nb = parseInt(b.code.slice(1), 10) || 99;
         return by === "colour" ? (ca - cb || na - nb) : (na - nb || ca - cb);
       });
-      if (!changed()) order.save(rack.map(function (t) { return t.code; }));
+      saveOrder();
       render();
     }
 
@@ -103,18 +123,27 @@
         text: tile.code === "J" ? "\u263a" : tile.code.slice(1),
         onClick: function () {
           if (selected && selected !== tile.id) {  // a tile picked, then another's place: put it beside
-            moveTile(selected, b.closest("[data-place]").getAttribute("data-place"));
+            var place = b.closest("[data-place]").getAttribute("data-place");
+            moveTile(selected, place, place === "rack" ? tile.id : null);
             return;
           }
           selected = selected === tile.id ? null : tile.id;
           render();
+        },
+        onKey: function (e) {
+          if ((e.key !== "ArrowLeft" && e.key !== "ArrowRight") || rack.indexOf(tile) < 0) return;
+          e.preventDefault();
+          nudge(tile, e.key === "ArrowLeft" ? -1 : 1);
         }});
       return b;
     }
 
     function dropPlace(node, place) {
       return P.dropPlace(node, place, {enabled: myTurn,
-        onDrop: function (id) { moveTile(id, place); },
+        onDrop: function (id, e) {
+          var over = place === "rack" && e.target.closest && e.target.closest(".tk-rack [data-id]");
+          moveTile(id, place, over ? over.getAttribute("data-id") : null);
+        },
         onTap: function () { if (selected) moveTile(selected, place); }});
     }
 
