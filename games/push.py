@@ -36,6 +36,9 @@ def _send(game_id: int, version: int) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
+        groups = getattr(layer, "groups", None)
+        if isinstance(groups, dict) and group_name(game_id) not in groups:
+            return  # an in-process layer with nobody following this game here: nothing to send
         message = {"type": "game.moved", "version": version}
         try:
             loop = asyncio.get_running_loop()
