@@ -49,6 +49,16 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[k]
 
 
+def stop_server(proc: subprocess.Popen) -> None:
+    """SIGTERM, then SIGKILL after 5 s: a server left behind would skew the next run."""
+    proc.terminate()
+    try:
+        proc.wait(5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(5)
+
+
 def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     port = free_port()
     proc = subprocess.Popen([str(ROOT / ".venv/bin/daphne"), "-b", "127.0.0.1", "-p", str(port),
@@ -218,8 +228,7 @@ def main(argv=None) -> int:
                 try:
                     out = asyncio.run(run(base, n, args.moves, args.think))
                 finally:
-                    server.terminate()
-                    server.wait(10)
+                    stop_server(server)
                 lat = [x * 1000 for x in out["latencies"]]
                 p95 = percentile(lat, 95)
                 ref = out["ref"] * 1000

@@ -220,7 +220,8 @@ def seat_for_token(token: str) -> Seat | None:
     """The seat a credential belongs to, or ``None``."""
     if not token:
         return None
-    return Seat.objects.select_related("game").filter(token_hash=_token_hash(token)).first()
+    # the game's large state column is read only where it is needed (load_state)
+    return Seat.objects.select_related("game").defer("game__state").filter(token_hash=_token_hash(token)).first()
 
 
 def seat_reissue(seat: Seat, *, revoke: bool = False) -> str | None:
@@ -443,7 +444,8 @@ CLOCK_GRACE = 0.3
 def turn_clock(game: Game, state=None, *, now=None) -> dict[str, Any] | None:
     """The running turn clock of a digital game whose rules set one (the
     engine's ``turn_clock``): ``{"seat", "seconds", "started_at", "left"}``,
-    the turn having started when the game's last event was recorded. ``None``
+    the turn having started when the game's last event was recorded (the
+    projection's ``updated_at``, written in the same transaction). ``None``
     for a game from a real table (its clock is the table's), a finished game,
     or rules without a limit."""
     if game.is_over or game.mode != Game.Mode.DIGITAL:
@@ -452,8 +454,9 @@ def turn_clock(game: Game, state=None, *, now=None) -> dict[str, Any] | None:
     clock = state.turn_clock() if hasattr(state, "turn_clock") else None
     if clock is None or state.to_move is None:
         return None
-    started = Event.objects.filter(game_id=game.pk, version=game.version).values_list(
-        "recorded_at", flat=True).first()
+    # the projection is written with every event, in its transaction: its
+    # time is the last event's (no query on the hot path)
+    started = game.updated_at
     if started is None:
         return None
     now = now or timezone.now()
