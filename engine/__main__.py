@@ -1,4 +1,5 @@
-"""``python -m engine COMMAND``: ``replay FILE`` and ``solve`` (JSON Lines)."""
+"""``python -m engine COMMAND``: ``replay FILE``, ``solve`` and ``okey-hand``
+(JSON Lines)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    usage = "usage: python -m engine {replay FILE | solve} [options]"
+    usage = "usage: python -m engine {replay FILE | solve | okey-hand} [options]"
     if not argv or argv[0] in ("-h", "--help"):
         print(usage)
         return 0 if argv else 2
@@ -21,6 +22,8 @@ def main(argv: list[str] | None = None) -> int:
 
         def run(rest):
             return solve_main(rest, read_rules=lambda data: rules_from_dict(data).meld_rules)
+    elif command == "okey-hand":
+        from .okey.cli import main as run
     else:
         print(f"unknown command {command!r}\n{usage}", file=sys.stderr)
         return 2
