@@ -12,6 +12,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html
 
+from games.rule_forms import RuleOptionsField, VariantChoiceField
+
 from . import selectors, services, views
 from .models import (Club, Entry, League, Player, Result, ResultEvent, Round,
                      TableGame, Tournament)
@@ -64,15 +66,47 @@ class EntryInline(admin.TabularInline):
 
 
 class TournamentForm(forms.ModelForm):
+    """The tournament in the admin: the variant from a list, its rule options
+    as real fields (one per option, with the engine's sentence), the
+    tie-breaks from the metric registry."""
+
+    rules = RuleOptionsField(help_text="the variant's rule options; changing the variant starts from "
+                                       "its defaults (save, then set them)")
+
     class Meta:
         model = Tournament
         fields = "__all__"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from engine.errors import EngineError
+        from engine.registry import find_variant
+        from games.lobby import variants
+
+        self.fields["variant"] = VariantChoiceField(
+            choices=[(c.variant, f"{c.family} · {c.variant}") for c in variants()],
+            initial=self.instance.variant if self.instance.pk else "sabra")
+        if "family" in self.fields:
+            self.fields["family"].required = False  # it follows from the variant (clean)
+            self.fields["family"].help_text = "set from the variant"
+        stored = self.instance.variant if self.instance.pk else "sabra"
+        posted = self.data.get(self.add_prefix("variant")) if self.is_bound else None
+        try:
+            cls = find_variant(posted or stored)
+        except EngineError:
+            cls = find_variant(stored)
+        self.variant_changed = bool(posted) and cls.variant != stored
+        # rule inputs posted for another variant's options are not read as this one's
+        self.fields["rules"].set_variant(find_variant(stored) if self.variant_changed else cls)
 
     def clean(self):
         """The variant must be one the engine knows, with rule options it
         accepts; the family follows from the variant."""
         data = super().clean()
         variant = data.get("variant")
+        if self.variant_changed and "rules" not in self.errors:
+            data["rules"] = {}  # a new variant starts from its defaults
+            self.instance.rules = {}  # also when no option inputs were sent
         if variant:
             from engine.errors import EngineError
             from engine.registry import find_variant
@@ -81,7 +115,8 @@ class TournamentForm(forms.ModelForm):
                 cls = find_variant(variant)
                 cls.rules_from_dict(data.get("rules") or {})
             except EngineError as exc:
-                self.add_error("rules" if "rule" in str(exc) else "variant", str(exc))
+                self.add_error("rules" if "rule" in str(exc) and "rules" not in self.errors else "variant",
+                               str(exc))
             else:
                 data["family"] = cls.family
                 data["variant"] = cls.variant

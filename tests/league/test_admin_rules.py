@@ -1,0 +1,92 @@
+"""The tournament in the Django admin: the variant from a list and its rule
+options as real fields (the engine's sentence under each) instead of a JSON
+text area; values checked by the engine, refusals at the field; a changed
+variant starts from its defaults."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from league.models import Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def official(django_user_model):
+    user = django_user_model.objects.create_superuser("official", "o@example.invalid", "a-long-pass")
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def form_of(variant="sabra", **rules):
+    data = {"name": "Club night", "slug": "club-night", "variant": variant, "status": "draft", "rounds": "3",
+            "table_size": "4", "seating_method": "random", "tiebreaks": '["wins", "points"]', "ai_level": "",
+            "entries-TOTAL_FORMS": "0", "entries-INITIAL_FORMS": "0", "entries-MIN_NUM_FORMS": "0",
+            "entries-MAX_NUM_FORMS": "1000"}
+    base = {"initial_meld": "30", "joker_penalty": "30", "joker_reuse": "new-meld", "joker_sets": "free",
+            "joker_freed_from": "rack-or-table", "direction": "clockwise", "turn_time_limit": "60",
+            "pool_empty_end": "all-pass", "rack_size": "14"} if variant != "contract" else {}
+    base.update(rules)
+    for key, value in base.items():
+        if value is not None:
+            data[f"rules__{key}"] = value
+    return data
+
+
+def test_the_add_page_shows_each_option_as_a_field_with_its_sentence(official):
+    html = official.get("/admin/league/tournament/add/").content.decode()
+    assert '<textarea name="rules"' not in html
+    assert re.search(r'<select name="rules__joker_sets"[^>]*>.*keep-tile: split and rearranged', html, re.S)
+    assert 'type="number" name="rules__initial_meld" id="id_rules__initial_meld" value="30" min="0" max="500"' in html
+    assert "Points the first meld must reach from the rack alone" in html
+    assert '<select name="variant"' in html and 'value="international"' in html
+
+
+def test_options_are_saved_as_the_changes_from_the_defaults(official):
+    response = official.post("/admin/league/tournament/add/", form_of(initial_meld="50", direction="counterclockwise"))
+    assert response.status_code == 302, response.content.decode()[:3000]
+    t = Tournament.objects.get(slug="club-night")
+    assert t.rules == {"initial_meld": 50, "direction": "counterclockwise"} and t.family == "rummikub"
+    html = official.get(f"/admin/league/tournament/{t.pk}/change/").content.decode()
+    assert 'name="rules__initial_meld" id="id_rules__initial_meld" value="50"' in html
+
+
+@pytest.mark.parametrize("rules, words", [
+    ({"initial_meld": "lots"}, "a whole number from 0 to 500"),
+    ({"initial_meld": "900"}, "from 0 to 500, not 900"),
+    ({"joker_sets": "sometimes"}, "one of free, keep-tile, frozen"),
+    ({"joker_group_both_colours": "on"}, "has no effect while joker_sets=free"),  # the engine's own check
+])
+def test_a_refused_value_is_shown_at_the_field_and_nothing_is_saved(official, rules, words):
+    response = official.post("/admin/league/tournament/add/", form_of(**rules))
+    assert response.status_code == 200 and words in response.content.decode()
+    assert response.context["adminform"].form.errors.get("rules")
+    assert not Tournament.objects.exists()
+
+
+def test_a_changed_variant_starts_from_its_defaults(official):
+    official.post("/admin/league/tournament/add/", form_of(initial_meld="50"))
+    t = Tournament.objects.get(slug="club-night")
+    data = form_of("international")
+    data.update({"rules__initial_meld": "50", "table_size": "3"})  # the old variant's inputs, still on the page
+    response = official.post(f"/admin/league/tournament/{t.pk}/change/", data)
+    assert response.status_code == 302, response.content.decode()[:2000]
+    t.refresh_from_db()
+    assert (t.family, t.variant, t.rules) == ("contract", "international", {})
+    html = official.get(f"/admin/league/tournament/{t.pk}/change/").content.decode()
+    assert 'name="rules__undo_discard" id="id_rules__undo_discard" checked' in html  # the profile's values shown
+
+
+def test_a_changed_variant_without_option_inputs_drops_the_old_options(official):
+    official.post("/admin/league/tournament/add/", form_of(initial_meld="50"))
+    t = Tournament.objects.get(slug="club-night")
+    data = {k: v for k, v in form_of("international").items() if not k.startswith("rules__")}
+    data["table_size"] = "3"
+    assert official.post(f"/admin/league/tournament/{t.pk}/change/", data).status_code == 302
+    t.refresh_from_db()
+    assert (t.variant, t.rules) == ("international", {})
