@@ -10,7 +10,8 @@ from django.http import HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from games.rule_forms import RuleOptionsField, VariantChoiceField
 
@@ -65,6 +66,79 @@ class EntryInline(admin.TabularInline):
     fields = ["player", "checked_in", "from_round", "withdrawn_after"]
 
 
+def _metric_sentence(metric) -> str:
+    doc = (type(metric).__doc__ or "").strip().split("\n")[0]
+    return doc if doc and not doc.startswith("A ranking criterion") else metric.name
+
+
+class TiebreakWidget(forms.Widget):
+    """The tie-breaks in order, from the metric registry: a position per
+    metric (blank: not used), with what it means; arrows move a row up or
+    down (the positions follow)."""
+
+    def value_from_datadict(self, data, files, name):
+        if not any(key.startswith(f"{name}__") for key in data):
+            return data.get(name)  # the JSON list of older forms and of the API
+        return {key[len(name) + 2:]: data.get(key, "") for key in data if key.startswith(f"{name}__")}
+
+    def value_omitted_from_data(self, data, files, name):
+        return name not in data and not any(key.startswith(f"{name}__") for key in data)
+
+    def render(self, name, value, attrs=None, renderer=None):
+        chosen = [k for k in (value if isinstance(value, list) else []) if k in METRICS]
+        keys = chosen + [k for k in METRICS if k not in chosen]
+        rows = format_html_join("", '<tr data-metric="{}"><td><input type="number" min="1" max="{}" size="2" '
+                                    'name="{}__{}" id="id_{}__{}" value="{}" aria-label="position of {}"></td>'
+                                    '<td><b>{}</b> <span class="help">{}</span></td>'
+                                    '<td><button type="button" class="up" aria-label="move {} up">&uarr;</button>'
+                                    '<button type="button" class="down" aria-label="move {} down">&darr;</button>'
+                                    '</td></tr>',
+                                ((k, len(METRICS), name, k, name, k,
+                                  chosen.index(k) + 1 if k in chosen else "", METRICS[k].name,
+                                  METRICS[k].name, _metric_sentence(METRICS[k]), METRICS[k].name, METRICS[k].name)
+                                 for k in keys))
+        script = mark_safe(
+            "<script>(function(t){t.addEventListener('click',function(e){var b=e.target.closest('button');"
+            "if(!b)return;var r=b.closest('tr'),o=b.classList.contains('up')?r.previousElementSibling:"
+            "r.nextElementSibling;if(!o)return;if(b.classList.contains('up'))t.tBodies[0].insertBefore(r,o);"
+            "else t.tBodies[0].insertBefore(o,r);var n=1;Array.prototype.forEach.call(t.tBodies[0].rows,"
+            "function(x){var i=x.querySelector('input');if(i.value!==''){i.value=n++;}});});})"
+            "(document.currentScript.previousElementSibling);</script>")
+        return format_html('<table class="tiebreaks"><thead><tr><th>Order</th><th>Tie-break</th><th></th></tr>'
+                           '</thead><tbody>{}</tbody></table>{}', rows, script)
+
+
+class TiebreakField(forms.Field):
+    widget = TiebreakWidget
+
+    def to_python(self, value):
+        import json
+
+        if value in (None, ""):
+            return []
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]') from None
+        if isinstance(value, list):
+            return value
+        if isinstance(value, dict):
+            placed = []
+            for key, raw in value.items():
+                if str(raw).strip() == "":
+                    continue
+                try:
+                    placed.append((int(raw), key))
+                except ValueError:
+                    raise forms.ValidationError(f"the position of {key} is a number, not {raw!r}") from None
+            positions = [p for p, _ in placed]
+            if len(set(positions)) != len(positions):
+                raise forms.ValidationError("two tie-breaks have the same position")
+            return [key for _, key in sorted(placed)]
+        raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]')
+
+
 class TournamentForm(forms.ModelForm):
     """The tournament in the admin: the variant from a list, its rule options
     as real fields (one per option, with the engine's sentence), the
@@ -72,6 +146,8 @@ class TournamentForm(forms.ModelForm):
 
     rules = RuleOptionsField(help_text="the variant's rule options; changing the variant starts from "
                                        "its defaults (save, then set them)")
+    tiebreaks = TiebreakField(required=False, help_text="number the tie-breaks in the order they decide "
+                                                        "(blank: not used; empty: the family's default)")
 
     class Meta:
         model = Tournament

@@ -90,3 +90,19 @@ def test_a_changed_variant_without_option_inputs_drops_the_old_options(official)
     assert official.post(f"/admin/league/tournament/{t.pk}/change/", data).status_code == 302
     t.refresh_from_db()
     assert (t.variant, t.rules) == ("international", {})
+
+
+def test_tiebreaks_are_numbered_from_the_metric_registry(official):
+    html = official.get("/admin/league/tournament/add/").content.decode()
+    assert '<textarea name="tiebreaks"' not in html and 'name="tiebreaks__h2h"' in html
+    assert "Fewest penalty points" in html and "move Points up" in html
+    data = {k: v for k, v in form_of().items() if k != "tiebreaks"}
+    data.update({"tiebreaks__points": "1", "tiebreaks__wins": "2", "tiebreaks__h2h": "", "tiebreaks__penalty": "3"})
+    assert official.post("/admin/league/tournament/add/", data).status_code == 302
+    t = Tournament.objects.get(slug="club-night")
+    assert t.tiebreaks == ["points", "wins", "penalty"]
+    html = official.get(f"/admin/league/tournament/{t.pk}/change/").content.decode()
+    assert 'name="tiebreaks__points" id="id_tiebreaks__points" value="1"' in html
+    data.update({"tiebreaks__wins": "1"})
+    response = official.post(f"/admin/league/tournament/{t.pk}/change/", data)
+    assert response.status_code == 200 and "two tie-breaks have the same position" in response.content.decode()
