@@ -75,6 +75,32 @@ def round_detail(request, slug, number):
     })
 
 
+def projector(request, slug):
+    """The projector: the latest round's draw (each player's table, sorted
+    by name) and the standings, in large type for a wall, refreshing itself
+    every ``?every=`` seconds (20)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = tournament.round_set.order_by("-number").first()
+    draw = []
+    if rnd is not None:
+        for t in selectors.round_tables(rnd):
+            for seat in t["seats"]:
+                name = seat.entry.player.name if seat.entry else str(seat)
+                draw.append({"name": name, "table": t["table"].number, "seat": seat.position + 1,
+                             "ai": seat.entry is None})
+        draw.sort(key=lambda d: (d["ai"], d["name"].casefold()))
+    closed = [r.number for r in tournament.round_set.all() if r.status == Round.Status.CLOSED]
+    standings = selectors.tournament_standings(tournament) if closed else []
+    every = request.GET.get("every", "20")
+    every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 20
+    return render(request, "league/projector.html", {
+        "tournament": tournament, "round": rnd, "draw": draw, "every": every,
+        "after": max(closed) if closed else None,
+        "columns": _columns(tournament.precedence)[:3],
+        "rows": _rows(standings)[:20],
+    })
+
+
 def player_detail(request, pk):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
     history = selectors.player_history(player)

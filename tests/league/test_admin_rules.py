@@ -106,3 +106,23 @@ def test_tiebreaks_are_numbered_from_the_metric_registry(official):
     data.update({"tiebreaks__wins": "1"})
     response = official.post(f"/admin/league/tournament/{t.pk}/change/", data)
     assert response.status_code == 200 and "two tie-breaks have the same position" in response.content.decode()
+
+
+def test_the_projector_shows_the_draw_by_name_and_the_standings(make_tournament):
+    from league import services
+
+    t = make_tournament(4, rounds=2)
+    page = Client().get(f"/t/{t.slug}/projector/").content.decode()
+    assert "The draw is not made yet" in page and 'http-equiv="refresh" content="20"' in page
+    rnd = services.round_seat(tournament=t, seed="proj")
+    page = Client().get(f"/t/{t.slug}/projector/?every=10").content.decode()
+    names = re.findall(r'<span class="name">([^<]+)</span> <span class="table">table (\d+)', page)
+    assert len(names) == 4 and [n for n, _ in names] == sorted((n for n, _ in names), key=str.casefold)
+    assert "After the first round" in page and 'content="10"' in page
+    from league.models import TableGame
+
+    for game in TableGame.objects.filter(table__round=rnd):
+        services.result_record_score_sheet(game=game, racks=["", "R1", "R2", "R3"])
+    services.round_close(round=rnd)
+    page = Client().get(f"/t/{t.slug}/projector/").content.decode()
+    assert "Standings after round 1" in page and page.count("<tr><td>") == 4
