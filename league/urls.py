@@ -13,6 +13,7 @@ urlpatterns = [
     path("t/<slug:slug>/results.csv", views.tournament_results_csv, name="results-csv"),
     path("t/<slug:slug>/round/<int:number>/", views.round_detail, name="round"),
     path("t/<slug:slug>/projector/", views.projector, name="projector"),
+    path("t/<slug:slug>/check-in/", views.check_in, name="check-in"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("clubs/<slug:slug>/", views.club_detail, name="club"),
     path("leagues/<slug:slug>/", views.league_detail, name="league"),

@@ -1,18 +1,22 @@
 """Public pages of the league (no login): tournament standings, round seating
 and results, player histories, club leaderboards, league tables, ratings,
-and the CSV exports. Views only read, through :mod:`league.selectors`."""
+and the CSV exports, read through :mod:`league.selectors`; the projector;
+and, for staff, the check-in desk, which writes through :mod:`league.services`."""
 
 from __future__ import annotations
 
 import csv
 
 from django.http import HttpResponse
-from django.shortcuts import get_object_or_404, render
+from urllib.parse import quote
+
+from django.contrib.admin.views.decorators import staff_member_required
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.safestring import mark_safe
 
 from . import selectors
 from .charts import places_chart
-from .models import Club, League, Player, Round, Tournament
+from .models import Club, Entry, League, Player, Round, Tournament
 from .standings import METRICS
 
 
@@ -99,6 +103,53 @@ def projector(request, slug):
         "columns": _columns(tournament.precedence)[:3],
         "rows": _rows(standings)[:20],
     })
+
+
+@staff_member_required
+def check_in(request, slug):
+    """The check-in desk, for a phone: a search box, one tap per arriving
+    player, a walk-in added in one line, a drop-out withdrawn. Rounds are
+    seated only from checked-in players (late arrivals from the next round)."""
+    from . import services
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    message, status = "", 200
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "walk-in":
+                name = " ".join(request.POST.get("name", "").split())
+                if not name:
+                    raise services.LeagueError("type the walk-in's name")
+                if len(name) > 120:
+                    raise services.LeagueError("a name is at most 120 characters")
+                player, _ = Player.objects.get_or_create(name=name, club=tournament.club)
+                entry = services.tournament_enter(tournament=tournament, player=player)
+                services.entry_check_in(entry=entry)
+                message = f"{name} entered and checked in"
+            else:
+                entry = get_object_or_404(Entry, pk=request.POST.get("entry") or 0, tournament=tournament)
+                if action == "in":
+                    services.entry_check_in(entry=entry)
+                    message = f"{entry.player.name} checked in"
+                elif action == "out":
+                    entry.checked_in = False
+                    entry.save(update_fields=["checked_in"])
+                    message = f"{entry.player.name} not here after all"
+                elif action == "withdraw":
+                    services.entry_withdraw(entry=entry)
+                    message = f"{entry.player.name} withdrew"
+                else:
+                    raise services.LeagueError(f"unknown action {action!r}")
+        except services.LeagueError as exc:
+            message, status = str(exc), 400
+        if status == 200:
+            return redirect(f"{request.path}?done={quote(message)}")
+    entries = list(tournament.entries.select_related("player").order_by("player__name"))
+    return render(request, "league/check_in.html", {
+        "tournament": tournament, "entries": entries, "message": message or request.GET.get("done", ""),
+        "error": status != 200, "present": sum(1 for e in entries if e.checked_in and e.withdrawn_after is None),
+    }, status=status)
 
 
 def player_detail(request, pk):

@@ -126,3 +126,40 @@ def test_the_projector_shows_the_draw_by_name_and_the_standings(make_tournament)
     services.round_close(round=rnd)
     page = Client().get(f"/t/{t.slug}/projector/").content.decode()
     assert "Standings after round 1" in page and page.count("<tr><td>") == 4
+
+
+def test_the_check_in_desk_taps_players_in_adds_walk_ins_and_withdraws(official, make_tournament):
+    from league import services
+    from league.models import Entry
+
+    t = make_tournament(4, rounds=2)
+    Entry.objects.filter(tournament=t).update(checked_in=False)
+    url = f"/t/{t.slug}/check-in/"
+    assert Client().get(url).status_code == 302            # staff only: to the login
+    html = official.get(url).content.decode()
+    assert "0 of 4 here" in html and 'id="find"' in html
+    first = Entry.objects.filter(tournament=t).order_by("player__name").first()
+    response = official.post(url, {"action": "in", "entry": first.pk})
+    assert response.status_code == 302 and "checked%20in" in response["Location"]
+    first.refresh_from_db()
+    assert first.checked_in
+    assert official.post(url, {"action": "walk-in", "name": "  Wanda   Walk-in "}).status_code == 302
+    walk = Entry.objects.get(tournament=t, player__name="Wanda Walk-in")
+    assert walk.checked_in and walk.from_round == 1
+    bad = official.post(url, {"action": "walk-in", "name": " "})
+    assert bad.status_code == 400 and "type the walk-in" in bad.content.decode()
+    # seating takes the checked-in players only (two here: too few for a table of 4 without AI)
+    for e in Entry.objects.filter(tournament=t, checked_in=False)[:2]:
+        official.post(url, {"action": "in", "entry": e.pk})
+    rnd = services.round_seat(tournament=t, seed="desk")
+    seated = {s.entry_id for table in rnd.tables.all() for s in table.seats.all()}
+    assert seated == set(Entry.objects.filter(tournament=t, checked_in=True).values_list("pk", flat=True))
+    # a late arrival plays from round 2; a drop-out is not seated again
+    late = Entry.objects.filter(tournament=t, checked_in=False).first()
+    official.post(url, {"action": "in", "entry": late.pk})
+    late.refresh_from_db()
+    assert late.from_round == 2
+    assert official.post(url, {"action": "withdraw", "entry": first.pk}).status_code == 302
+    again = official.post(url, {"action": "withdraw", "entry": first.pk})
+    assert again.status_code == 400 and "already withdrew" in again.content.decode()
+    assert "withdrew after round 1" in official.get(url).content.decode()
