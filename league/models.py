@@ -50,6 +50,10 @@ class Player(models.Model):
                              related_name="players")
     user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True,
                                 on_delete=models.SET_NULL, related_name="league_player")
+    membership = models.CharField(max_length=40, blank=True, db_index=True,
+                                  help_text="the club's membership number, if any")
+    rating = models.IntegerField(null=True, blank=True, help_text="a rating brought from elsewhere, if any")
+    email = models.EmailField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -152,6 +152,57 @@ def check_in(request, slug):
     }, status=status)
 
 
+@staff_member_required
+def players_import(request):
+    """A club's player list from CSV: a preview of new, matched, doubtful
+    and unreadable rows, then "Import" saves them in one go (doubtful rows
+    only when ticked). Nothing is saved by the preview."""
+    from . import players_csv
+
+    context: dict = {"columns": players_csv.COLUMNS}
+    status = 200
+    if request.method == "POST":
+        upload = request.FILES.get("file")
+        text = request.POST.get("csv", "")
+        if upload is not None:
+            if upload.size > 2_000_000:
+                text, context["error"] = "", "the file is larger than 2 MB"
+            else:
+                text = upload.read().decode("utf-8-sig", errors="replace")
+        if "error" not in context:
+            try:
+                rows = players_csv.parse(text)
+            except players_csv.CsvError as exc:
+                context["error"] = str(exc)
+            else:
+                if request.POST.get("action") == "import":
+                    take = {int(x) for x in request.POST.getlist("take") if x.isdigit()}
+                    done = players_csv.apply(rows, take_doubtful=take)
+                    return redirect(f"{request.path}?done={quote(_import_summary(done))}")
+                context.update(rows=rows, csv=text, counts={
+                    k: sum(1 for r in rows if r.status == k) for k in ("new", "matched", "doubtful", "error")})
+        if "error" in context:
+            status = 400
+            context["csv"] = text
+    context["done"] = request.GET.get("done", "")
+    return render(request, "league/players_import.html", context, status=status)
+
+
+def _import_summary(done: dict) -> str:
+    return f"{done['created']} player(s) added, {done['updated']} updated, {done['skipped']} skipped"
+
+
+@staff_member_required
+def players_export(request):
+    """Every player in the import's columns (staff: it holds emails)."""
+    from . import players_csv
+
+    response = HttpResponse(players_csv.export(Player.objects.select_related("club").order_by("name")),
+                            content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="players.csv"'
+    return response
+
+
 def player_detail(request, pk):
     player = get_object_or_404(Player.objects.select_related("club"), pk=pk)
     history = selectors.player_history(player)

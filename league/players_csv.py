@@ -1,0 +1,195 @@
+"""A club's player list as CSV: read with a preview before anything is
+saved, applied in one transaction, written back in the same columns.
+
+Columns (a header line, any order, any case): ``name`` (required), ``club``,
+``membership``, ``rating``, ``email``. Each row is classified against the
+players already stored:
+
+- **matched**: the same membership number, or the same name in the same
+  club; the other columns update the player where they differ;
+- **doubtful**: no match, but a player whose name is nearly the same
+  (letters and spaces aside, or very close) in that club, or the same name
+  in another club: shown side by side and imported as a new player only
+  when ticked;
+- **new**: nothing like it stored;
+- **error**: a row that cannot be read (no name, a rating that is not a
+  number, a bad email); never imported.
+"""
+
+from __future__ import annotations
+
+import csv
+import difflib
+import io
+import unicodedata
+from dataclasses import dataclass, field
+
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
+from django.db import transaction
+from django.utils.text import slugify
+
+from .models import Club, Player
+
+COLUMNS = ("name", "club", "membership", "rating", "email")
+MAX_ROWS = 5000
+
+
+class CsvError(ValueError):
+    """The file as a whole cannot be read (no header, no name column...)."""
+
+
+@dataclass
+class Row:
+    line: int
+    name: str
+    club: str = ""
+    membership: str = ""
+    rating: int | None = None
+    email: str = ""
+    status: str = "new"          # new | matched | doubtful | error
+    player: Player | None = None  # the match, or the near one for a doubtful row
+    changes: list[str] = field(default_factory=list)
+    why: str = ""
+
+
+def _key(name: str) -> str:
+    text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold()
+    return "".join(ch for ch in text if ch.isalnum())
+
+
+def parse(text: str) -> list[Row]:
+    """The rows of a CSV text, classified (nothing saved).
+
+    :raises CsvError: no header, no ``name`` column, unknown columns, too
+        many rows.
+    """
+    if not text.strip():
+        raise CsvError("the file is empty")
+    sample = text[:2048]
+    try:
+        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.reader(io.StringIO(text), dialect)
+    header = [h.strip().lower() for h in next(reader, [])]
+    if "name" not in header:
+        raise CsvError(f"the first line must name the columns, with a 'name' column (columns: {', '.join(COLUMNS)})")
+    unknown = [h for h in header if h and h not in COLUMNS]
+    if unknown:
+        raise CsvError(f"unknown column(s) {', '.join(unknown)} (known: {', '.join(COLUMNS)})")
+    rows = []
+    for number, cells in enumerate(reader, start=2):
+        if not any(c.strip() for c in cells):
+            continue
+        if len(rows) >= MAX_ROWS:
+            raise CsvError(f"more than {MAX_ROWS} players in one file: split it")
+        data = {h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header) if h}
+        row = Row(line=number, name=" ".join(data.get("name", "").split()), club=data.get("club", ""),
+                  membership=data.get("membership", ""), email=data.get("email", ""))
+        problems = []
+        if not row.name:
+            problems.append("no name")
+        elif len(row.name) > 120:
+            problems.append("a name is at most 120 characters")
+        raw = data.get("rating", "")
+        if raw:
+            try:
+                row.rating = int(float(raw))
+            except ValueError:
+                problems.append(f"rating {raw!r} is not a number")
+        if row.email:
+            try:
+                validate_email(row.email)
+            except ValidationError:
+                problems.append(f"{row.email!r} is not an email address")
+        if problems:
+            row.status, row.why = "error", "; ".join(problems)
+        rows.append(row)
+    _classify(rows)
+    return rows
+
+
+def _classify(rows: list[Row]) -> None:
+    players = list(Player.objects.select_related("club"))
+    by_membership = {p.membership: p for p in players if p.membership}
+    by_club_name = {((p.club.name.casefold() if p.club else ""), p.name.casefold()): p for p in players}
+    for row in rows:
+        if row.status == "error":
+            continue
+        club = row.club.casefold()
+        match = (by_membership.get(row.membership) if row.membership else None) or by_club_name.get((club, row.name.casefold()))
+        if match is not None:
+            row.status, row.player = "matched", match
+            if row.membership and match.membership != row.membership:
+                row.changes.append(f"membership {match.membership or '–'} → {row.membership}")
+            if row.rating is not None and match.rating != row.rating:
+                row.changes.append(f"rating {match.rating if match.rating is not None else '–'} → {row.rating}")
+            if row.email and match.email != row.email:
+                row.changes.append(f"email {match.email or '–'} → {row.email}")
+            if match.name != row.name and row.membership and match.membership == row.membership:
+                row.changes.append(f"name {match.name} → {row.name}")
+            continue
+        key = _key(row.name)
+        near = None
+        for p in players:
+            same_club = (p.club.name.casefold() if p.club else "") == club
+            if same_club and (_key(p.name) == key or difflib.SequenceMatcher(None, _key(p.name), key).ratio() >= 0.85):
+                near, row.why = p, f"close to {p.name}" + (f" ({p.club.name})" if p.club else "")
+                break
+            if not same_club and p.name.casefold() == row.name.casefold():
+                near, row.why = p, f"the same name in {p.club.name if p.club else 'no club'}"
+        if near is not None:
+            row.status, row.player = "doubtful", near
+
+
+@transaction.atomic
+def apply(rows: list[Row], *, take_doubtful: set[int] = frozenset()) -> dict[str, int]:
+    """Save the new and matched rows (and the doubtful ones whose line is in
+    ``take_doubtful``, as new players); clubs are created by name. Returns
+    counts per outcome."""
+    out = {"created": 0, "updated": 0, "skipped": 0}
+    for row in rows:
+        if row.status == "error" or (row.status == "doubtful" and row.line not in take_doubtful):
+            out["skipped"] += 1
+            continue
+        club = None
+        if row.club:
+            club = Club.objects.filter(name__iexact=row.club).first()
+            if club is None:
+                slug = slugify(row.club)[:120] or f"club-{row.line}"
+                club = Club.objects.create(name=row.club, slug=slug if not Club.objects.filter(slug=slug).exists()
+                                           else f"{slug[:110]}-{Club.objects.count() + 1}")
+        if row.status == "matched":
+            p = Player.objects.select_for_update().get(pk=row.player.pk)
+            fields = []
+            for name in ("membership", "rating", "email"):
+                value = getattr(row, name)
+                if value not in ("", None) and getattr(p, name) != value:
+                    setattr(p, name, value)
+                    fields.append(name)
+            if row.membership and p.membership == row.membership and p.name != row.name:
+                p.name = row.name
+                fields.append("name")
+            if fields:
+                p.save(update_fields=fields)
+                out["updated"] += 1
+            continue
+        name = row.name
+        if Player.objects.filter(club=club, name=name).exists():  # a doubtful one of the same name elsewhere
+            out["skipped"] += 1
+            continue
+        Player.objects.create(name=name, club=club, membership=row.membership, rating=row.rating, email=row.email)
+        out["created"] += 1
+    return out
+
+
+def export(players) -> str:
+    """The players in the import's columns."""
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    writer.writerow(COLUMNS)
+    for p in players:
+        writer.writerow([p.name, p.club.name if p.club else "", p.membership,
+                         "" if p.rating is None else p.rating, p.email])
+    return buf.getvalue()

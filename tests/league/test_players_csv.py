@@ -1,0 +1,100 @@
+"""A club's player list from CSV: a preview of new, matched, doubtful and
+unreadable rows before anything is saved; Import saves them at once
+(doubtful rows only when ticked); the export writes the same columns."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.test import Client
+
+from league.models import Club, Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def official(django_user_model):
+    client = Client()
+    client.force_login(django_user_model.objects.create_superuser("desk", "d@example.invalid", "a-long-pass"))
+    return client
+
+
+CSV = """name,club,membership,rating,email
+Ada Lovelace,Arad Rummy Club,A-1,1500,ada@example.org
+Boris Becker,Arad Rummy Club,,,
+Chen  Wei,Arad Rummy Club,A-7,,chen@example.org
+Dora Dorn,Arad Rummy Club,,lots,
+,Arad Rummy Club,,,
+Eva Estrada,Other Club,,,
+"""
+
+
+@pytest.fixture
+def club_players():
+    club = Club.objects.create(name="Arad Rummy Club", slug="arad")
+    Player.objects.create(name="Ada Lovelace", club=club)                       # matched by name
+    Player.objects.create(name="Old Name", club=club, membership="A-7")         # matched by membership
+    Player.objects.create(name="Boris Beker", club=club)                        # Boris Becker is doubtful
+    Player.objects.create(name="Eva Estrada", club=Club.objects.create(name="Home", slug="home"))  # same name elsewhere
+    return club
+
+
+def test_the_preview_classifies_every_row_and_saves_nothing(official, club_players):
+    before = list(Player.objects.values_list("name", "membership", "rating", "email"))
+    response = official.post("/players/import/", {"csv": CSV, "action": "preview"})
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "0 new · 2 matched · 2 doubtful · 2 not readable" in html
+    assert "matches Ada Lovelace: membership – → A-1; rating – → 1500; email – → ada@example.org" in html
+    assert "matches Old Name" in html and "name Old Name → Chen Wei" in html
+    assert "close to Boris Beker" in html and "the same name in Home" in html
+    assert "rating &#x27;lots&#x27; is not a number" in html and "no name" in html
+    assert list(Player.objects.values_list("name", "membership", "rating", "email")) == before
+
+
+def test_import_saves_new_and_matched_rows_and_only_the_ticked_doubtful_ones(official, club_players):
+    response = official.post("/players/import/", {"csv": CSV, "action": "import", "take": ["3"]})
+    assert response.status_code == 302
+    assert "1%20player%28s%29%20added%2C%202%20updated%2C%203%20skipped" in response["Location"]
+    ada = Player.objects.get(name="Ada Lovelace")
+    assert (ada.membership, ada.rating, ada.email) == ("A-1", 1500, "ada@example.org")
+    assert Player.objects.get(membership="A-7").name == "Chen Wei"
+    assert Player.objects.filter(name="Boris Becker", club=club_players).exists()     # ticked
+    assert Player.objects.filter(name="Eva Estrada").count() == 1                     # not ticked
+    assert Club.objects.filter(name="Other Club").exists() is False
+    assert not Player.objects.filter(name="Dora Dorn").exists()
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "the file is empty"),
+    ("who,club\nAda,X\n", "with a &#x27;name&#x27; column"),
+    ("name,shoe size\nAda,42\n", "unknown column(s) shoe size"),
+])
+def test_a_file_that_cannot_be_read_is_refused_whole(official, text, words):
+    response = official.post("/players/import/", {"csv": text, "action": "preview"})
+    assert response.status_code == 400 and words in response.content.decode()
+    assert not Player.objects.exists()
+
+
+def test_export_writes_the_same_columns_and_round_trips(official, club_players):
+    official.post("/players/import/", {"csv": CSV, "action": "import"})
+    out = official.get("/players.csv")
+    assert out.status_code == 200 and out["Content-Type"].startswith("text/csv")
+    rows = list(csv.DictReader(io.StringIO(out.content.decode())))
+    assert list(rows[0]) == ["name", "club", "membership", "rating", "email"]
+    assert {"name": "Ada Lovelace", "club": "Arad Rummy Club", "membership": "A-1", "rating": "1500",
+            "email": "ada@example.org"} in rows
+    again = official.post("/players/import/", {"csv": out.content.decode(), "action": "preview"}).content.decode()
+    assert 'id="counts">0 new · 4 matched · 0 doubtful' in again                   # every row matches itself
+    assert Client().get("/players.csv").status_code == 302                          # staff only (emails)
+
+
+def test_an_uploaded_file_is_read_too(official):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    upload = SimpleUploadedFile("club.csv", "\ufeffname;club\nZoe;Arad\n".encode("utf-8"), content_type="text/csv")
+    html = official.post("/players/import/", {"file": upload, "action": "preview"}).content.decode()
+    assert "1 new · 0 matched" in html
