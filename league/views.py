@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.safestring import mark_safe
 
 from . import selectors
@@ -201,6 +202,39 @@ def players_export(request):
                             content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = 'attachment; filename="players.csv"'
     return response
+
+
+def round_print(request, slug, number):
+    """The round on paper: the seating by table and by name, then one score
+    sheet per table (a page each, A4 from the browser's print): the players,
+    the scoring boxes of the family (each Rummikub game of the round; the
+    seven hands of contract rummy with their contracts), and a QR code that
+    opens the table's score entry (the first game's sheet in the admin)."""
+    import segno
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    tables = selectors.round_tables(rnd)
+    by_name = sorted(({"name": s.entry.player.name if s.entry else str(s), "table": t["table"].number,
+                       "seat": s.position + 1} for t in tables for s in t["seats"]),
+                     key=lambda d: d["name"].casefold())
+    hands = []
+    if tournament.family == "contract":
+        from engine.contract import HANDS, contract_text
+
+        hands = [{"number": i + 1, "contract": contract_text(i)} for i in range(HANDS)]
+    sheets = []
+    for t in tables:
+        games = t["games"]
+        entry_url = None
+        if games:
+            entry_url = request.build_absolute_uri(reverse("admin:league_game_sheet", args=[games[0]["game"].pk]))
+        qr = mark_safe(segno.make(entry_url, error="m").svg_inline(scale=3, dark="#000")) if entry_url else ""
+        sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url})
+    return render(request, "league/round_print.html", {
+        "tournament": tournament, "round": rnd, "tables": tables, "by_name": by_name, "sheets": sheets,
+        "hands": hands, "family_name": selectors.family_name(tournament.family),
+    })
 
 
 def player_detail(request, pk):

@@ -163,3 +163,30 @@ def test_the_check_in_desk_taps_players_in_adds_walk_ins_and_withdraws(official,
     again = official.post(url, {"action": "withdraw", "entry": first.pk})
     assert again.status_code == 400 and "already withdrew" in again.content.decode()
     assert "withdrew after round 1" in official.get(url).content.decode()
+
+
+def test_the_round_prints_seating_and_one_score_sheet_per_table(make_tournament):
+    from league import services
+
+    t = make_tournament(8, rounds=1)
+    rnd = services.round_seat(tournament=t, seed="paper")
+    html = Client().get(f"/t/{t.slug}/round/{rnd.number}/print/").content.decode()
+    assert "@page { size: A4" in html
+    assert html.count('class="page sheet"') == 2 and html.count("<svg") == 2          # a sheet and a QR per table
+    names = re.findall(r"<tr><td>([^<]+)</td><td>\d+</td><td>\d+</td></tr>", html)
+    assert len(names) == 8 and names == sorted(names, key=str.casefold)
+    assert html.count("Game 1 (seat 1 starts)") == 2
+    from league.models import TableGame
+    first = TableGame.objects.filter(table__round=rnd, table__number=1).order_by("number").first()
+    import segno
+    want = segno.make(f"http://testserver/admin/league/tournament/game/{first.pk}/sheet/", error="m")
+    assert want.svg_inline(scale=3, dark="#000") in html   # the first table's QR opens its score entry
+
+
+def test_a_contract_round_prints_the_seven_contracts(make_tournament):
+    from league import services
+
+    t = make_tournament(3, rounds=1, family="contract", variant="international", table_size=3)
+    rnd = services.round_seat(tournament=t, seed="paper")
+    html = Client().get(f"/t/{t.slug}/round/{rnd.number}/print/").content.decode()
+    assert "1 (two sets)" in html and "7 (three runs)" in html
