@@ -47,13 +47,21 @@ def tile(page, code, where=".tk-rack"):
 
 
 def wait_version(page, version):
-    page.wait_for_function(f"document.getElementById('version').innerText === '{version}'", timeout=8000)
-    page.wait_for_selector("#table-app .tk-bar", timeout=5000)
+    page.wait_for_function(f"document.getElementById('version').innerText === '{version}'", timeout=15000)
+    page.wait_for_selector("#table-app .tk-bar", timeout=10000)
 
 
 def ready(page):
-    page.wait_for_function("document.querySelector('#table-app').dataset.checking === '0'", timeout=5000)
-    page.wait_for_selector(".tk-end:not([disabled])", timeout=5000)
+    """The engine's check of the laid-out turn has come back and End turn is
+    on (generous waits: CI runs four browsers beside other tests)."""
+    try:
+        page.wait_for_function("document.querySelector('#table-app').dataset.checking === '0'", timeout=15000)
+        page.wait_for_selector(".tk-end:not([disabled])", timeout=15000)
+    except Exception:
+        melds = page.locator(".tk-meld").evaluate_all(
+            "els => els.map(e => Array.from(e.querySelectorAll('[data-code]')).map(t => t.dataset.code).join(' '))")
+        raise AssertionError(f"the turn is not ready: {page.locator('.tk-say').inner_text()!r}; "
+                             f"melds {melds}; version {page.locator('#version').inner_text()}") from None
 
 
 def test_two_browsers_play_a_whole_game_by_drag_and_tap(asgi_live_server, browser, screenshot):

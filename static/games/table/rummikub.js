@@ -32,6 +32,9 @@
   window.tablekeeperRummikub = function (root, config) {
     var view = config.view, myTurn = config.my_turn;
     var nextId = 0, selected = null, checkTimer = null, lastAnswer = null;
+    // a drag in progress is never cut short by a redraw (an answer of the
+    // engine's check arriving mid-drag waits until the drag ends)
+    var dragging = false, redrawLater = false;
     var composer = P.mover(root, config);
     var order = P.arrangement("tk-order-" + config.game + "-" + config.seat);
     var start = {
@@ -68,7 +71,18 @@
       return null;
     }
 
+    function paint() {
+      if (dragging) redrawLater = true; else render();
+    }
+
+    function settle() {
+      dragging = false;
+      if (redrawLater) { redrawLater = false; render(); }
+    }
+
     function moveTile(id, place, beforeId) {
+      dragging = false;
+      redrawLater = false;
       var at = findTile(id);
       if (!at) return;
       var tile = at.list[at.index];
@@ -193,7 +207,7 @@
           root.dataset.checking = "0";
           if (!res.ok) { say(res.body.detail || "the table could not be checked", "error"); return; }
           lastAnswer = res.body;
-          render();
+          paint();
           if (res.body.move && !res.body.legal) say(res.body.refusal, "warn");
           else if (res.body.legal) say("Ready: End turn plays it.", "info");
           else say("Some melds are not valid yet.", "warn");
@@ -209,6 +223,9 @@
       render();
     }
 
+    root.addEventListener("dragstart", function () { dragging = true; }, true);
+    document.addEventListener("dragend", settle, true);  // the source may have left the page
+    document.addEventListener("drop", function () { setTimeout(settle, 0); }, true);
     root.appendChild(el("div", {cls: "tk-bar"}, [
       el("button", {type: "button", cls: "tk-end", text: "End turn"}),
       el("button", {type: "button", cls: "tk-draw", text: view.pool_count ? "Draw" : "Pass"}),
