@@ -107,6 +107,9 @@ def test_demo_command_small(db, capsys):
     call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0)
     out = capsys.readouterr().out
     assert "Round 1 closed." in out and "/t/demo-night/" in out
+    for link in ("/t/demo-night/check-in/", "/t/demo-night/round/1/print/", "/t/demo-night/projector/",
+                 "/players/import/", "/games/new/"):
+        assert link in out                 # the organiser's links, and where to play
     results = Result.objects.filter(status="confirmed")
     assert results.count() == 4
     assert all(r.source == "moves" and sum(r.scores) == 0 for r in results)

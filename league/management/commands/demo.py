@@ -105,7 +105,13 @@ class Command(BaseCommand):
             + (f"  contract      {base}/t/{CONTRACT_SLUG}/   (round 1: "
                f"{base}/t/{CONTRACT_SLUG}/round/1/)\n" if contract else "")
             + f"  admin         {base}/admin/league/tournament/{tournament.pk}/change/"
-            f"{admin_note}\n")
+            f"{admin_note}\n"
+            f"The organiser's evening (staff, signed in):\n"
+            f"  check-in      {base}/t/{SLUG}/check-in/\n"
+            f"  print round 1 {base}/t/{SLUG}/round/1/print/\n"
+            f"  projector     {base}/t/{SLUG}/projector/\n"
+            f"  players CSV   {base}/players/import/   (export: {base}/players.csv)\n"
+            f"Play in the browser: {base}/games/new/   (open games: {base}/games/)\n")
 
     def _play(self, tournament: Tournament, seed: str) -> None:
         """Seat, play (every move through the games app) and close each
