@@ -68,7 +68,7 @@ class EntryInline(admin.TabularInline):
 
 def _metric_sentence(metric) -> str:
     doc = (type(metric).__doc__ or "").strip().split("\n")[0]
-    return doc if doc and not doc.startswith("A ranking criterion") else metric.name
+    return doc if doc and not doc.startswith("A ranking criterion") else ""  # the name says it
 
 
 class TiebreakWidget(forms.Widget):

@@ -29,6 +29,7 @@ import logging
 from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Q
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 
@@ -288,16 +289,16 @@ def redrive(*, idle_seconds: float = 15) -> dict[str, int]:
         for stream_id in streams:
             outbox.enqueue(RESULT_TASK, [stream_id])
             out["results"] += 1
-        for rnd in Round.objects.filter(status=Round.Status.CLOSED).only("tournament_id", "number"):
-            run = TaskRun.objects.filter(key=standings_key(rnd.tournament_id, rnd.number)).first()
-            if run is None:
-                continue  # closed before standings were tracked
-            stale = ((run.status == TaskState.WAITING and run.created_at < cutoff and
-                      (run.started_at is None or run.started_at < cutoff)) or
-                     (run.status == TaskState.RUNNING and run.started_at is not None and run.started_at < cutoff))
-            if stale:
-                outbox.enqueue(STANDINGS_TASK, [rnd.tournament_id, rnd.number])
-                out["standings"] += 1
+        # a standings run exists only for a closed round (queued as it closed)
+        stale = (TaskRun.objects.filter(key__startswith="standings:tournament:")
+                 .filter(Q(status=TaskState.WAITING, created_at__lt=cutoff) &
+                         (Q(started_at__isnull=True) | Q(started_at__lt=cutoff)) |
+                         Q(status=TaskState.RUNNING, started_at__lt=cutoff))
+                 .values_list("key", flat=True))
+        for key in stale:
+            _, _, tournament_id, _, number = key.split(":")
+            outbox.enqueue(STANDINGS_TASK, [int(tournament_id), int(number)])
+            out["standings"] += 1
         for run in TaskRun.objects.filter(key__startswith="autoplay:tournament:",
                                           status__in=[TaskState.WAITING, TaskState.RUNNING],
                                           created_at__lt=cutoff):

@@ -68,6 +68,21 @@ def entry_check_in(*, entry: Entry) -> Entry:
     return entry
 
 
+def entry_walk_in(*, tournament: Tournament, name: str) -> Entry:
+    """A player who walks in: found (or made) in the tournament's club by
+    name, entered and checked in.
+
+    :raises LeagueError: no name, a name too long, or a finished tournament.
+    """
+    name = " ".join((name or "").split())
+    if not name:
+        raise LeagueError("type the walk-in's name")
+    if len(name) > 120:
+        raise LeagueError("a name is at most 120 characters")
+    player, _ = Player.objects.get_or_create(name=name, club=tournament.club)
+    return entry_check_in(entry=tournament_enter(tournament=tournament, player=player))
+
+
 def entry_withdraw(*, entry: Entry) -> Entry:
     """Withdraw a player: their results so far stand; they are not seated in
     any round not yet seated.

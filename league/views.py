@@ -119,15 +119,8 @@ def check_in(request, slug):
         action = request.POST.get("action", "")
         try:
             if action == "walk-in":
-                name = " ".join(request.POST.get("name", "").split())
-                if not name:
-                    raise services.LeagueError("type the walk-in's name")
-                if len(name) > 120:
-                    raise services.LeagueError("a name is at most 120 characters")
-                player, _ = Player.objects.get_or_create(name=name, club=tournament.club)
-                entry = services.tournament_enter(tournament=tournament, player=player)
-                services.entry_check_in(entry=entry)
-                message = f"{name} entered and checked in"
+                entry = services.entry_walk_in(tournament=tournament, name=request.POST.get("name", ""))
+                message = f"{entry.player.name} entered and checked in"
             else:
                 entry = get_object_or_404(Entry, pk=request.POST.get("entry") or 0, tournament=tournament)
                 if action == "in":

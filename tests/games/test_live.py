@@ -110,30 +110,23 @@ def test_a_revoked_seat_is_closed_at_its_next_frame():
     assert error["type"] == "error" and closed["code"] == 4403
 
 
-def test_every_frame_of_a_whole_game_holds_only_the_seats_own_tiles():
-    """Seat 0 is watched through its socket while a whole game is played;
-    each frame is checked against the true state at its version."""
-    game = services.game_create(variant="sabra", players=3, seats=["Ann", "Ben", "Cleo"],
-                                rules={"rack_size": 6})
-    tokens = [services.seat_take(game=game, index=i) for i in range(3)]
-    watched = seated_client(tokens[0])
-    player = RandomPlayer(11)
+def play_watched(game, choose):
+    """Play ``game`` to its end with ``choose(state)`` for the seat on turn
+    while seat 0 follows it through its socket; returns its frames and the
+    true state (snapshot) at every version."""
+    watched = seated_client(services.seat_take(game=game, index=0))
     truth: dict[int, dict] = {}
 
     async def run():
         from channels.db import database_sync_to_async
 
-        def record_state():
+        def one_move():
             g = Game.objects.get(pk=game.pk)
             truth[g.version] = services.load_state(g).snapshot()
-            return g
-
-        def one_move():
-            g = record_state()
             if g.is_over or g.version > 2000:
                 return False
             state = services.load_state(g)
-            services.game_record_move(game=g, move=str(player.choose(state)), expected_version=g.version,
+            services.game_record_move(game=g, move=str(choose(state)), expected_version=g.version,
                                       seat=state.to_move, actor="test")
             return True
 
@@ -145,7 +138,15 @@ def test_every_frame_of_a_whole_game_holds_only_the_seats_own_tiles():
         await comm.disconnect()
         return frames
 
-    frames = async_to_sync(run)()
+    return async_to_sync(run)(), truth
+
+
+def test_every_frame_of_a_whole_game_holds_only_the_seats_own_tiles():
+    """Seat 0 is watched through its socket while a whole game is played;
+    each frame is checked against the true state at its version."""
+    game = services.game_create(variant="sabra", players=3, seats=["Ann", "Ben", "Cleo"],
+                                rules={"rack_size": 6})
+    frames, truth = play_watched(game, RandomPlayer(11).choose)
     final = Game.objects.get(pk=game.pk)
     versions = [f["version"] for f in frames]
     assert final.is_over and versions == sorted(set(versions)) and versions[-1] == final.version
@@ -176,33 +177,7 @@ def test_every_frame_of_a_whole_contract_game_holds_only_the_seats_own_cards():
     from engine.contract.ai.seat import ContractSeatPlayer
 
     game = services.game_create(variant="contract", players=3, seats=["Ann", "Ben", "Cleo"])
-    tokens = [services.seat_take(game=game, index=i) for i in range(3)]
-    watched = seated_client(tokens[0])
-    player = ContractSeatPlayer()
-    truth: dict[int, dict] = {}
-
-    async def run():
-        from channels.db import database_sync_to_async
-
-        def one_move():
-            g = Game.objects.get(pk=game.pk)
-            truth[g.version] = services.load_state(g).snapshot()
-            if g.is_over or g.version > 2000:
-                return False
-            state = services.load_state(g)
-            services.game_record_move(game=g, move=str(player.choose(state)), expected_version=g.version,
-                                      seat=state.to_move, actor="test")
-            return True
-
-        comm = socket(f"/ws/games/{game.pk}/seat/", watched)
-        await comm.connect()
-        frames = [await comm.receive_json_from(timeout=5)]
-        while await database_sync_to_async(one_move)():
-            frames.append(await comm.receive_json_from(timeout=5))
-        await comm.disconnect()
-        return frames
-
-    frames = async_to_sync(run)()
+    frames, truth = play_watched(game, ContractSeatPlayer().choose)
     final = Game.objects.get(pk=game.pk)
     assert final.is_over and [f["version"] for f in frames][-1] == final.version
     assert len({f["view"]["hand"] for f in frames}) == 7 and len(frames) > 50
