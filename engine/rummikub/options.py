@@ -22,8 +22,8 @@ OPTIONS = (
     boolean("joker_group_both_colours",
             "Freeing a joker from a group of three needs both missing colours (keep-tile and frozen)."),
     boolean("manipulate_on_initial_turn", "The table may be rearranged on the turn of the initial meld."),
-    choice("direction", "The order of play.", ("clockwise", "clockwise: seat 0, 1, 2 ..."),
-           ("counterclockwise", "counterclockwise: seat 0, then the last seat ...")),
+    choice("direction", "The order of play.", ("clockwise", "seat 0, 1, 2 ..."),
+           ("counterclockwise", "seat 0, then the last seat ...")),
     number("turn_time_limit", "Seconds per turn in games played online; when they run out the player draws a "
            "penalty tile (0: no clock).", 0, 86400),
     choice("pool_empty_end", "When the game ends once the pool is empty and nobody goes out.",
