@@ -69,6 +69,9 @@ class Game:
     #: Where it does not, a record's move line puts the seat in front and
     #: :mod:`engine.records` checks it against ``to_move``.
     moves_name_seat: ClassVar[bool] = False
+    #: whether a finished game's ``scores()`` sum to zero (Rummikub: the
+    #: winner gains what the others lose); a league checks it on results.
+    zero_sum: ClassVar[bool] = True
 
     # --- construction -----------------------------------------------------
     @classmethod

@@ -187,7 +187,8 @@ def _check_kind(kind: str, family: str, game: str = "this game") -> None:
     if kind not in Dispute.Kind.values:
         raise DisputeError(f"unknown dispute kind {kind!r} (one of {', '.join(Dispute.Kind.values)})", "bad-kind")
     if family not in FAMILY_KINDS:
-        raise DisputeError(f"disputes are judged by the Rummikub solver and the contract rummy engine; "
+        raise DisputeError(f"disputes are judged by the Rummikub solver and the contract rummy and "
+                           f"Okey engines; "
                            f"{game} is {family}", "not-judged")
     if kind not in FAMILY_KINDS[family]:
         hint = ""
@@ -299,6 +300,35 @@ def _contract_opening(kind: str, before, payload: dict[str, Any], move_version: 
                            f"dispute is opened on the move that emptied a hand", "not-going-out")
 
 
+def _judge_okey(kind: str, before, after, payload: dict[str, Any], *,
+                claimed_table: list[int] | None = None) -> dict[str, Any]:
+    """``winning_hand``, by :func:`engine.okey.judge_finish`: the 14 tiles
+    the finisher kept, through the hand checker ``okey-hand`` answers with."""
+    from engine.okey import judge_finish
+
+    found = judge_finish(before, before.parse_move(payload["move"]))
+    evidence = {k: v for k, v in found.items() if k != "valid"}
+    seat, game_no = found["seat"], found["game"]
+    if found["valid"]:
+        melds = "; ".join(" ".join(m) for m in found["melds"])
+        return {"upheld": False, "verdict": "winning_hand_valid", "evidence": evidence,
+                "summary": f"seat {seat} finished game {game_no} with a winning hand "
+                           f"({found['kind']}, okey {found['okey']}): {melds}"}
+    return {"upheld": True, "verdict": "winning_hand_not_valid", "evidence": evidence,
+            "summary": f"seat {seat} did not finish game {game_no} with a winning hand: "
+                       f"the 14 tiles {' '.join(found['tiles'])} are not all in sets and runs"}
+
+
+def _okey_opening(kind: str, before, payload: dict[str, Any], move_version: int) -> None:
+    """Refuse a winning_hand dispute on a move that did not finish.
+
+    :raises DisputeError: the move was not a ``finish``.
+    """
+    if not payload["move"].split()[:1] == ["finish"]:
+        raise DisputeError(f"move {move_version} ({payload['move']}) did not finish a game; a "
+                           "winning_hand dispute is opened on the finish move", "not-going-out")
+
+
 def _rummikub_opening(kind: str, before, payload: dict[str, Any], move_version: int) -> None:
     """Refuse, when it is opened, a could_open dispute that cannot apply.
 
@@ -318,9 +348,10 @@ def _rummikub_opening(kind: str, before, payload: dict[str, Any], move_version: 
 FAMILY_KINDS: dict[str, tuple[str, ...]] = {
     "rummikub": (Dispute.Kind.TABLE_INVALID, Dispute.Kind.COULD_OPEN, Dispute.Kind.NOT_BEST),
     "contract": (Dispute.Kind.WINNING_HAND,),
+    "okey": (Dispute.Kind.WINNING_HAND,),
 }
-_JUDGES = {"rummikub": _judge_rummikub, "contract": _judge_contract}
-_OPENING = {"rummikub": _rummikub_opening, "contract": _contract_opening}
+_JUDGES = {"rummikub": _judge_rummikub, "contract": _judge_contract, "okey": _judge_okey}
+_OPENING = {"rummikub": _rummikub_opening, "contract": _contract_opening, "okey": _okey_opening}
 # Kinds whose evidence is on the table for everyone to see (any seat may
 # open them while the game is on); the others look at the mover's rack.
 PUBLIC_KINDS = (Dispute.Kind.TABLE_INVALID, Dispute.Kind.WINNING_HAND)

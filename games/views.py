@@ -40,6 +40,13 @@ def rummikub_tile(code: str) -> dict[str, str]:
     return {"css": f"tile {colour}", "label": code[1:] or code, "stands": "", "code": code}
 
 
+def okey_tile(code: str) -> dict[str, str]:
+    """An Okey tile (``R7``, ``F`` a false joker) as a chip."""
+    if code.strip() == "F":
+        return {"css": "tile joker false", "label": "\u2605", "stands": "false joker", "code": "F"}
+    return rummikub_tile(code)
+
+
 def rummikub_meld(text: str) -> list[dict[str, str]]:
     """A meld as the engine writes it (``[K1 K2 J(K3)]``) as a row of chips."""
     return [rummikub_tile(t) for t in text.strip().strip("[]").split()]
@@ -96,6 +103,15 @@ def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[
         pool = view.get("stock_count")
         flags = view.get("down", [])
         flag_text = "down"
+    elif family == "okey":
+        # no melds on the table during play: the winner's, once shown
+        last = (view.get("results") or [None])[-1] if view.get("is_over") else None
+        melds = [[okey_tile(t) for t in m] for m in (last or {}).get("melds", [])]
+        chip = okey_tile
+        counts = view.get("rack_counts", [])
+        pool = view.get("middle_count")
+        flags = []
+        flag_text = ""
     else:
         return {"known": False, "raw": view}
     if racks is None and view.get("racks") is not None:  # the engine shows every rack once over
@@ -104,9 +120,10 @@ def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[
         own = view.get("rack", view.get("my_hand"))
         racks = [own if i == own_seat else None for i in range(len(counts))]
     scores = view.get("scores") if view.get("is_over") else None
-    totals = view.get("totals")
+    totals = view.get("totals") or view.get("points")
     owners = [m.get("owner") for m in view.get("table", [])] if family == "contract" else [None] * len(melds)
     names = {s["index"]: s["name"] for s in seats}
+    piles = view.get("piles") if family == "okey" else None
     rows = []
     for i, count in enumerate(counts):
         hand = racks[i] if racks is not None and i < len(racks) else None
@@ -117,6 +134,7 @@ def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[
             "flag": flag_text if i < len(flags) and flags[i] else "",
             "score": scores[i] if scores and i < len(scores) else None,
             "total": totals[i] if totals and i < len(totals) else None,
+            "pile": [okey_tile(t) for t in piles[i]] if piles is not None and i < len(piles) else None,
         })
     discard = view.get("discard_top")
     return {
@@ -129,6 +147,8 @@ def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[
         "end_reason": view.get("end_reason", ""),
         "hand": view.get("hand"), "contract": view.get("contract"), "phase": view.get("phase"),
         "discard": contract_card(discard) if discard else None, "discard_count": view.get("discard_count"),
+        "indicator": okey_tile(view["indicator"]) if view.get("indicator") else None,
+        "points": view.get("points"), "game": view.get("game"), "okey": view.get("okey"),
     }
 
 
@@ -271,7 +291,7 @@ def play_enter(request):
 
 
 # the browser table of each family (static/games/table/), built on parts.js
-TABLES = {"rummikub": "rummikub", "contract": "contract"}
+TABLES = {"rummikub": "rummikub", "contract": "contract", "okey": "okey"}
 
 
 def play(request, game_id: int):

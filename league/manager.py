@@ -28,7 +28,8 @@ def seating_history(tournament: Tournament) -> list[list[tuple]]:
 
 def games_per_table(tournament: Tournament, seats: int) -> int:
     """A Rummikub round is N games for N players, the first player rotating
-    (seed 001); a contract rummy round is one game of seven hands."""
+    (seed 001); a contract rummy round is one game of seven hands, an Okey
+    round one match played down from the starting points."""
     return seats if tournament.family == "rummikub" else 1
 
 

@@ -19,7 +19,7 @@ from .standings import (DEFAULT_PRECEDENCE, GameResult, Standing,
                         compute_standings, places_by_round)
 
 #: Names of the game families on the pages.
-FAMILY_NAMES = {"rummikub": "Rummikub", "contract": "Contract rummy"}
+FAMILY_NAMES = {"rummikub": "Rummikub", "contract": "Contract rummy", "okey": "Okey"}
 
 
 def family_name(family: str) -> str:

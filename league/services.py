@@ -260,8 +260,12 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
         # League points are their negation, so more is better everywhere.
         scores = [-s for s in raw]
     else:
+        # Rummikub's scores sum to zero; an Okey match's are the points each
+        # player keeps (more is better), as the engine says.
+        from engine.registry import find_variant
+
         scores = raw
-        if sum(scores) != 0:
+        if find_variant(game.table.round.tournament.variant).zero_sum and sum(scores) != 0:
             raise LeagueError(f"{game}: the stream's scores {scores} do not sum to zero")
     top = max(scores)
     payload = {"source": "moves", "stream": stream.pk, "stream_version": stream.version,

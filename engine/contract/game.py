@@ -50,6 +50,7 @@ class ContractGame(Turns, Game):
     RuleSet: ClassVar[type] = ContractRules
     OPTIONS: ClassVar[tuple] = OPTIONS
     moves_name_seat: ClassVar[bool] = True
+    zero_sum: ClassVar[bool] = False
     default_profile: ClassVar[str] = "three-decks"
 
     # --- construction ---------------------------------------------------------

@@ -1,12 +1,27 @@
 """Okey (seed 003): Turkish rummy with 106 tiles, played four to a table.
 
-Built so far: the hand checker (:mod:`engine.okey.hand`): does a rack of 14
-tiles win, as sets and runs or as seven pairs, with the okey (the real
-joker) wild and the false jokers standing for the okey's face; and, with 15
-tiles, which discard leaves a winning 14. ``python -m engine okey-hand``
-answers it as JSON Lines. The readings are in ``docs/rules/okey.md``.
+Variant ``okey``; every reading of the rules is written down in
+``docs/rules/okey.md``. Where each part lives:
+
+- :mod:`.rules`: :class:`OkeyRules`, the room settings
+- :mod:`.options`: the settings described for people
+- :mod:`.hand`: the hand checker: does a rack of 14 win, as sets and runs
+  or as seven pairs; with 15, which discard leaves a winning 14
+  (``python -m engine okey-hand`` answers it as JSON Lines, :mod:`.cli`)
+- :mod:`.moves`: :class:`Move` and its notation
+- :mod:`.game`: :class:`OkeyGame`, a match played down from the starting
+  points (state, push, views, snapshots, records)
+- :mod:`.judge`: a claimed win judged by the hand checker (disputes)
+- :mod:`.ai`: the computer players (``random``, ``greedy``, ``strong``)
+
+Importing this package registers the variant (:mod:`engine.registry`).
 """
 
-from .hand import HandAnswer, OkeyRules, check, okey_of, parse_okey_tile
+from .game import TILES, OkeyGame
+from .hand import HandAnswer, check, okey_of, parse_okey_tile
+from .judge import judge_finish
+from .moves import Move
+from .rules import OkeyRules
 
-__all__ = ["HandAnswer", "OkeyRules", "check", "okey_of", "parse_okey_tile"]
+__all__ = ["TILES", "HandAnswer", "Move", "OkeyGame", "OkeyRules", "check", "judge_finish", "okey_of",
+           "parse_okey_tile"]

@@ -23,39 +23,17 @@ no ``J``.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..errors import NotationError, RuleOptionError
+from ..errors import NotationError
 from ..tiles import COLOURS, parse_tile
+from .rules import OkeyRules
 
 FALSE_JOKER = "F"
+F_CODE = 52  # a false joker among the game's tile codes
 _NAT = 52  # numbered tile codes 0..51 (engine.tiles): colour * 13 + number - 1
-
-
-@dataclass(frozen=True)
-class OkeyRules:
-    """The room settings of Okey that the hand checker reads (the whole game's
-    options join them as the family grows)."""
-
-    seven_pairs: bool = False
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any] | None) -> "OkeyRules":
-        """:raises RuleOptionError: unknown option or a value of the wrong kind."""
-        if data is None:
-            return cls()
-        if not isinstance(data, dict):
-            raise RuleOptionError("rules must be a mapping of option names to values")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
-        if unknown:
-            raise RuleOptionError(f"unknown rule option(s): {', '.join(unknown)} (known: {', '.join(sorted(known))})")
-        for name, value in data.items():
-            if not isinstance(value, bool):
-                raise RuleOptionError(f"rule option {name} takes true or false, not {value!r}")
-        return cls(**data)
 
 
 @dataclass(frozen=True)
@@ -251,3 +229,15 @@ def check(tiles: list[str], *, okey: str | None = None, indicator: str | None = 
         return HandAnswer(name, False)
     _, discard, (kind, melds) = best
     return HandAnswer(name, True, kind, melds, FALSE_JOKER if discard == FALSE_JOKER else _text(discard))
+
+
+def winning_reading(codes, okey: int, rules: OkeyRules) -> tuple[str, list[list[str]]] | None:
+    """The winning reading of 14 tile codes as the game keeps them (0..51,
+    :data:`F_CODE` for a false joker): ``("melds" | "pairs", melds)`` or
+    ``None``."""
+    return _win([FALSE_JOKER if c == F_CODE else c for c in codes], okey, rules)
+
+
+def tile_text(code: int) -> str:
+    """A game tile code's text (``"R5"``, ``"F"``)."""
+    return FALSE_JOKER if code == F_CODE else _text(code)

@@ -11,6 +11,7 @@ import shutil
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from playwright.sync_api import expect
 
 from league.models import Tournament
 
@@ -97,8 +98,10 @@ def test_public_standings_and_admin_tournament_page(live_server, browser, demo):
     rounds = page.locator("#rounds")
     assert rounds.locator("h3").all_inner_texts() == ["Round 1: closed", "Round 2: closed"]
     assert rounds.get_by_role("link", name="correct score sheet").count() == 16
-    page.get_by_role("link", name="Standings", exact=True).click()
-    assert page.locator("table.standings tbody tr").count() == 8
+    # A click starts a navigation: wait for the new page before counting.
+    with page.expect_navigation():
+        page.get_by_role("link", name="Standings", exact=True).click()
+    expect(page.locator("table.standings tbody tr")).to_have_count(8)
 
     # The club page: a leaderboard per game family, and the chart of the
     # Rummikub night by default with a link to the contract event's.
@@ -107,8 +110,10 @@ def test_public_standings_and_admin_tournament_page(live_server, browser, demo):
                                                         "Leaderboard: Contract rummy"]
     assert page.locator("#board-rummikub table.standings tbody tr").count() == 8
     assert "Demo Rummikub Night" in page.locator("#chart h2").inner_text()
-    page.locator("#chart p.chart-choice").get_by_role("link", name="Demo Contract Rummy").click()
-    assert "Demo Contract Rummy" in page.locator("#chart h2").inner_text()
+    with page.expect_navigation():
+        page.locator("#chart p.chart-choice").get_by_role("link",
+                                                         name="Demo Contract Rummy").click()
+    expect(page.locator("#chart h2")).to_contain_text("Demo Contract Rummy")
     assert page.locator("#chart svg.places-chart").is_visible()
     if os.environ.get("LEAGUE_SCREENSHOTS"):
         page.screenshot(path=os.environ["LEAGUE_SCREENSHOTS"] + "/admin-standings.png",
