@@ -33,7 +33,7 @@ from ..cards import seeded_shuffle
 from ..errors import DealError, IllegalMoveError, NotationError, RecordError, RuleOptionError
 from ..records import write_game
 from ..registry import register
-from .hand import F_CODE, okey_of, parse_okey_tile, tile_text, winning_reading
+from .hand import F_CODE, finishing_discards, okey_of, parse_okey_tile, tile_text, winning_reading
 from .moves import Move
 from .options import OPTIONS
 from .rules import OkeyRules
@@ -216,11 +216,18 @@ class OkeyGame(Game):
             if self.takeable() is not None:
                 out.append(Move("take"))
             return out
+        finishes = set(self.finishing_tiles(seat))
         for tile in sorted(set(self.racks[seat]), key=sort_key):
             out.append(Move("discard", tile))
-            if self._reading(seat, tile) is not None:
+            if tile in finishes:
                 out.append(Move("finish", tile))
         return out
+
+    def finishing_tiles(self, seat: int) -> list[int]:
+        """The tiles ``seat`` (on turn, holding 15) may finish with now."""
+        if self.over or seat != self.active or self.phase != "discard":
+            return []
+        return finishing_discards(self.racks[seat], self.okey, self.rules)
 
     def _reading(self, seat: int, tile: int):
         rest = list(self.racks[seat])
@@ -321,13 +328,7 @@ class OkeyGame(Game):
         """Whether the next seat could finish by taking ``tile`` (the middle
         is empty: the game goes on only if it can)."""
         nxt = (self.active + 1) % self.n
-        rack = self.racks[nxt] + [tile]
-        for t in set(rack):
-            rest = list(rack)
-            rest.remove(t)
-            if winning_reading(rest, self.okey, self.rules) is not None:
-                return True
-        return False
+        return bool(finishing_discards(self.racks[nxt] + [tile], self.okey, self.rules))
 
     def _finish(self, seat: int, tile: int) -> Outcome:
         self._hold(seat, tile)
@@ -363,7 +364,7 @@ class OkeyGame(Game):
                 if s != winner:
                     self.points[s] -= loss
             entry.update(kind=kind, okey_finish=okey_finish, with_color=coloured,
-                         loss=loss, melds=melds)
+                         loss=loss, melds=[list(m) for m in melds])
         entry["points"] = list(self.points)
         self.results.append(entry)
         detail = {"game": self.game_no + 1, "winner": winner, "loss": entry["loss"],
@@ -410,8 +411,7 @@ class OkeyGame(Game):
             v["can_show"] = self.can_show(seat)
             v["may_act"] = seat == self.to_move
             if seat == self.to_move and self.phase == "discard":
-                v["can_finish"] = sorted({tile_text(t) for t in set(self.racks[seat])
-                                          if self._reading(seat, t) is not None})
+                v["can_finish"] = [tile_text(t) for t in self.finishing_tiles(seat)]
         return v
 
     def setup_tags(self) -> dict[str, Any]:

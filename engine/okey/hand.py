@@ -106,7 +106,10 @@ def _melds(counts: tuple[int, ...], wilds: int) -> tuple | None:
                 return (meld,) + tail
     # runs of this colour through it (1 low, or high as 14; never both)
     for p in ((1, 14) if number == 1 else (number,)):
-        for start in range(max(1, p - 13), p + 1):
+        # below a tile that is not 1-as-14 its colour has no naturals left
+        # (it is the lowest code), so only okeys can start the run lower
+        low = max(1, p - 13) if p == 14 else max(1, p - wilds)
+        for start in range(low, p + 1):
             for end in range(max(p, start + 2), 15):
                 if start == 1 and end == 14:
                     continue
@@ -140,6 +143,63 @@ def _run(counts, wilds, colour, first, p, start, end):
         return None
 
     return fill(start, rest, used, items)
+
+
+# the codes that could sit next to a tile in a run: one or two away in its
+# colour, 13 and 1 neighbours (12-13-1); and the same number in the others
+_NEAR = tuple(
+    tuple(sorted({(code // 13) * 13 + (code % 13 + d) % 13 for d in (-2, -1, 1, 2)
+                  if 0 <= code % 13 + d <= 13 or code % 13 + d in (-1, -2)}
+                 | {c * 13 + code % 13 for c in range(4) if c != code // 13}))
+    for code in range(_NAT))
+
+
+def _isolated(counts: list[int]) -> int:
+    """Natural tiles that no other tile could join in a set or a run: no
+    tile of the same number in another colour, none of the same colour one
+    or two away (13 and 1 are neighbours)."""
+    n = 0
+    for code in range(_NAT):
+        k = counts[code]
+        if k:
+            for other in _NEAR[code]:
+                if counts[other]:
+                    break
+            else:
+                n += k
+    return n
+
+
+def finishing_discards(codes, okey: int, rules: OkeyRules) -> list[int]:
+    """The tiles of a 15-tile rack (game codes, :data:`F_CODE` a false
+    joker) whose discard leaves a winning 14. Most racks are ruled out at
+    once: more tiles without a neighbour than one discard and the okeys can
+    cover."""
+    counts = [0] * _NAT
+    wilds = 0
+    for t in codes:
+        if t == F_CODE:
+            counts[okey] += 1
+        elif t == okey:
+            wilds += 1
+        else:
+            counts[t] += 1
+    if not rules.seven_pairs:
+        alone = _isolated(counts)
+        if alone > 1 and (wilds < 2 or alone - 1 > wilds // 2 + 1):
+            return []
+    out = []
+    for t in sorted(set(codes)):
+        rest = list(codes)
+        rest.remove(t)
+        if _win_cached(tuple(sorted(rest)), okey, rules) is not None:
+            out.append(t)
+    return out
+
+
+@lru_cache(maxsize=50_000)
+def _win_cached(codes: tuple[int, ...], okey: int, rules: OkeyRules):
+    return _win([FALSE_JOKER if c == F_CODE else c for c in codes], okey, rules)
 
 
 def _pairs(counts: list[int], wilds: int) -> list[list[Any]] | None:
@@ -177,6 +237,11 @@ def _win(tiles: list[int | str], okey: int, rules: OkeyRules) -> tuple[str, list
         pairs = _pairs(counts, wilds)
         if pairs is not None:
             return "pairs", [[show(i) for i in p] for p in pairs]
+    alone = _isolated(counts)
+    if alone and (wilds < 2 or alone > wilds // 2 + 1):
+        # a tile with no neighbour needs two okeys in its meld; one run can
+        # share them between tiles three apart (K1 okey okey K4)
+        return None
     melds = _melds(tuple(counts), wilds)
     if melds is not None:
         return "melds", [[show(i) for i in m] for m in melds]
@@ -235,7 +300,7 @@ def winning_reading(codes, okey: int, rules: OkeyRules) -> tuple[str, list[list[
     """The winning reading of 14 tile codes as the game keeps them (0..51,
     :data:`F_CODE` for a false joker): ``("melds" | "pairs", melds)`` or
     ``None``."""
-    return _win([FALSE_JOKER if c == F_CODE else c for c in codes], okey, rules)
+    return _win_cached(tuple(sorted(codes)), okey, rules)
 
 
 def tile_text(code: int) -> str:
