@@ -1,4 +1,4 @@
-"""Benchmark: seeded matches between the Rummikub AI levels.
+"""Benchmark: seeded matches between the AI levels of Rummikub or Okey.
 
 Plays 2-player matches (a level against the one below it, seats swapped
 every game) and 4-player matches (two seats of each, alternating, rotated),
@@ -15,6 +15,12 @@ the draw.
     .venv/bin/python bench/ai.py                    # default run, a few minutes
     .venv/bin/python bench/ai.py --quick            # a CI-sized run
     .venv/bin/python bench/ai.py --games 400 --pair greedy,strong --seed club
+    .venv/bin/python bench/ai.py --family okey      # Okey's levels, one deal a game
+
+With ``--family okey`` a game is one deal of Okey (four seats, two of each
+level, or two seats in the 2-player match); a deal that runs the middle
+empty has no winner and counts a quarter (a half at two seats) to each seat,
+so it moves neither level's rate.
 """
 
 from __future__ import annotations
@@ -32,8 +38,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tqdm import tqdm  # noqa: E402
 
+from engine.okey import OkeyGame  # noqa: E402
+from engine.okey.ai import LEVELS as OKEY_LEVELS  # noqa: E402
 from engine.rummikub.ai.levels import LEVEL_NAMES, player  # noqa: E402
 from engine.rummikub import SabraGame  # noqa: E402
+
+FAMILY = "rummikub"  # set by --family
+OKEY_GAMES = {"greedy": (200, 40), "strong": (1200, 120)}
 
 MAX_TURNS = 3000
 # games per match, (default, quick), by the stronger level of the pair
@@ -59,10 +70,15 @@ def play_game(levels: list[str], seed: str) -> tuple[list[float], dict]:
     :raises RuntimeError: the game does not end within ``MAX_TURNS`` moves.
     """
     clock: dict[str, list[float]] = defaultdict(lambda: [0.0, 0])
-    game = SabraGame.new(len(levels), seed=seed)
-    players = [player(lv, seed=f"{seed}/{i}") for i, lv in enumerate(levels)]
+    okey = FAMILY == "okey"
+    if okey:
+        game = OkeyGame.new(len(levels), {"start_points": 1000}, seed=seed)
+        players = [OKEY_LEVELS[lv](f"{seed}/{i}") for i, lv in enumerate(levels)]
+    else:
+        game = SabraGame.new(len(levels), seed=seed)
+        players = [player(lv, seed=f"{seed}/{i}") for i, lv in enumerate(levels)]
     turns = 0
-    while not game.is_over:
+    while not game.is_over and not (okey and game.results):
         seat = game.to_move
         t0 = time.perf_counter()
         move = players[seat].choose(game)
@@ -73,7 +89,11 @@ def play_game(levels: list[str], seed: str) -> tuple[list[float], dict]:
         turns += 1
         if turns > MAX_TURNS:
             raise RuntimeError(f"game {seed} did not end")
-    winners = game.winners
+    if okey:
+        w = game.results[0]["winner"]
+        winners = list(range(len(levels))) if w is None else [w]
+    else:
+        winners = game.winners
     return [1 / len(winners) if s in winners else 0.0 for s in range(len(levels))], dict(clock)
 
 
@@ -130,6 +150,8 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", default="bench-ai")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="processes playing games side by side (default: one per core)")
+    ap.add_argument("--family", choices=("rummikub", "okey"), default="rummikub",
+                    help="whose AI levels to match (default rummikub)")
     ap.add_argument("--pair", default=None,
                     help="only this pair of neighbouring levels, e.g. greedy,strong")
     args = ap.parse_args(argv)
@@ -137,7 +159,10 @@ def main(argv=None) -> int:
         ap.error("--games must be at least 1")
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
-    pairs = list(zip(LEVEL_NAMES, LEVEL_NAMES[1:]))
+    global FAMILY
+    FAMILY = args.family
+    names = list(OKEY_LEVELS) if FAMILY == "okey" else LEVEL_NAMES
+    pairs = list(zip(names, names[1:]))
     if args.pair:
         pair = tuple(args.pair.split(","))
         if pair not in pairs:
@@ -148,7 +173,8 @@ def main(argv=None) -> int:
     print(f"{'match':28}{'games':>6}  {'win rate of the stronger':>24}  95% interval")
     for seats in (2, 4):
         for low, high in pairs:
-            games = args.games or GAMES[high][1 if args.quick else 0]
+            table = OKEY_GAMES if FAMILY == "okey" else GAMES
+            games = args.games or table[high][1 if args.quick else 0]
             won, n = match(low, high, games, seats, args.seed, args.jobs, progress=True)
             lo, hi = wilson(won, n)
             beats = lo > 0.5
