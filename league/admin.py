@@ -348,13 +348,16 @@ class TournamentAdmin(admin.ModelAdmin):
         seats = list(game.table.seats.select_related("entry__player").order_by("position"))
         current = game.results.filter(status=Result.Status.CONFIRMED).first()
         contract = tournament.family == "contract"
-        form_class = ContractScoreSheetForm if contract else ScoreSheetForm
+        okey = tournament.family == "okey"
+        form_class = (ContractScoreSheetForm if contract else OkeyScoreSheetForm if okey
+                      else ScoreSheetForm)
         form = form_class(request.POST or None, seats=seats, current=current)
         if request.method == "POST" and form.is_valid():
             if not self.has_change_permission(request, tournament):
                 form.add_error(None, "You may not change this tournament.")
             else:
-                sheet = {"hands": form.hands()} if contract else {"racks": form.racks()}
+                sheet = ({"hands": form.hands()} if contract else {"okey_games": form.games()} if okey
+                         else {"racks": form.racks()})
                 try:
                     services.result_record_score_sheet(
                         game=game, **sheet, actor=request.user.get_username(),
@@ -417,6 +420,61 @@ class ContractScoreSheetForm(forms.Form):
     def hands(self) -> list[list[str]]:
         return [[self.cleaned_data.get(f"hand_{h + 1}_{s.position}", "") for s in self.seats]
                 for h in range(self.hand_count)]
+
+
+class OkeyScoreSheetForm(forms.Form):
+    """Okey: one line per game of the match, in order: who won (or nobody:
+    the middle ran out), how, whether an okey was thrown to finish, whether
+    the indicator was red or black (With Color), who showed the Compare
+    Stone. Lines left without a winner choice are games not played."""
+
+    LINES = 20
+
+    def __init__(self, *args, seats, current=None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        kept = current.event.payload.get("games", []) if current is not None else []
+        who = [("", "—"), ("none", "nobody (the middle ran out)")] + [
+            (str(s.position), f"seat {s.position + 1}: {s}") for s in seats]
+        shown = [("", "—")] + [(str(s.position), f"seat {s.position + 1}: {s}") for s in seats]
+        self.rows = []
+        for k in range(1, self.LINES + 1):
+            old = kept[k - 1] if k - 1 < len(kept) else {}
+            won = "" if not old else ("none" if old["winner"] is None else str(old["winner"]))
+            self.fields[f"g{k}_winner"] = forms.ChoiceField(label=f"Game {k}: won by", choices=who,
+                                                            required=False, initial=won)
+            self.fields[f"g{k}_kind"] = forms.ChoiceField(
+                label="how", required=False, initial=old.get("kind") or "melds",
+                choices=[("melds", "sets and runs"), ("pairs", "seven pairs")])
+            self.fields[f"g{k}_okey"] = forms.BooleanField(label="finished with an okey", required=False,
+                                                           initial=old.get("okey_finish", False))
+            self.fields[f"g{k}_coloured"] = forms.BooleanField(label="red or black indicator",
+                                                               required=False,
+                                                               initial=old.get("coloured", False))
+            self.fields[f"g{k}_shown"] = forms.ChoiceField(
+                label="Compare Stone shown by", choices=shown, required=False,
+                initial="" if old.get("shown") is None else str(old["shown"]))
+            self.rows.append((k, [f"g{k}_{x}" for x in ("winner", "kind", "okey", "coloured", "shown")]))
+        self.correction = current is not None
+
+    def line_fields(self):
+        """Each line's bound fields, for the sheet's table."""
+        return [(k, [self[name] for name in names]) for k, names in self.rows]
+
+    def games(self) -> list[dict]:
+        out = []
+        for k in range(1, self.LINES + 1):
+            won = self.cleaned_data.get(f"g{k}_winner", "")
+            if not won:
+                continue
+            shown = self.cleaned_data.get(f"g{k}_shown", "")
+            out.append({"winner": None if won == "none" else int(won),
+                        **({"kind": self.cleaned_data.get(f"g{k}_kind") or "melds",
+                            "okey_finish": bool(self.cleaned_data.get(f"g{k}_okey"))}
+                           if won != "none" else {}),
+                        "coloured": bool(self.cleaned_data.get(f"g{k}_coloured")),
+                        "shown": int(shown) if shown else None})
+        return out
 
 
 @admin.register(Round)

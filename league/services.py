@@ -172,6 +172,7 @@ def round_close(*, round: Round) -> Round:
 
 def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
                               hands: Sequence[Sequence[str]] | None = None,
+                              okey_games: Sequence[dict] | None = None,
                               actor: str = "", correction: bool = False) -> Result:
     """Record a game played on a real table from the tiles left on each rack
     (one text per seat position, empty for the player who went out).
@@ -192,6 +193,12 @@ def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
         is not a correction, or no result to correct.
     """
     tournament = game.table.round.tournament
+    if tournament.family == "okey":
+        return _record_okey_sheet(game=game, games=okey_games, racks=racks, hands=hands,
+                                  actor=actor, correction=correction)
+    if okey_games is not None:
+        raise LeagueError(f"{game}: game lines are an Okey sheet; a {tournament.family} sheet "
+                          "gives racks or hands")
     if tournament.family == "contract":
         return _record_contract_sheet(game=game, hands=hands, racks=racks, actor=actor,
                                       correction=correction)
@@ -228,6 +235,28 @@ def _record_contract_sheet(*, game: TableGame, hands, racks, actor: str,
         raise LeagueError(f"{game}: {exc}") from None
     payload = {"source": "score_sheet", "hands": sheet.hands, "points": sheet.points,
                "raw_scores": sheet.totals, "scores": sheet.scores, "winners": sheet.winners}
+    return _append_result(game=game, payload=payload, actor=actor, correction=correction)
+
+
+def _record_okey_sheet(*, game: TableGame, games, racks, hands, actor: str,
+                       correction: bool) -> Result:
+    """An Okey match from its sheet: one line per game (the winner, how,
+    the okey thrown, With Color, the Compare Stone), scored by
+    :func:`engine.okey.score_match` with the tournament's rules; the
+    league's scores are the points each player keeps."""
+    from engine.errors import EngineError
+    from engine.okey import score_match
+
+    if games is None or racks or hands is not None:
+        raise LeagueError(f"{game}: an Okey sheet gives each game of the match (who won, how, "
+                          "whether an okey was thrown, With Color, the Compare Stone), not racks "
+                          "or hands")
+    try:
+        sheet = score_match(list(games), game.table.seats.count(), game.table.round.tournament.rules)
+    except EngineError as exc:
+        raise LeagueError(f"{game}: {exc}") from None
+    payload = {"source": "score_sheet", "games": sheet.games, "scores": sheet.points,
+               "winners": sheet.winners}
     return _append_result(game=game, payload=payload, actor=actor, correction=correction)
 
 

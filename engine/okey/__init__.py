@@ -12,6 +12,7 @@ Variant ``okey``; every reading of the rules is written down in
 - :mod:`.game`: :class:`OkeyGame`, a match played down from the starting
   points (state, push, views, snapshots, records)
 - :mod:`.judge`: a claimed win judged by the hand checker (disputes)
+- :mod:`.scoring`: score sheets of matches played at a real table
 - :mod:`.ai`: the computer players (``random``, ``greedy``, ``strong``)
 
 Importing this package registers the variant (:mod:`engine.registry`).
@@ -22,6 +23,7 @@ from .hand import HandAnswer, check, okey_of, parse_okey_tile
 from .judge import judge_finish
 from .moves import Move
 from .rules import OkeyRules
+from .scoring import MatchSheet, score_match
 
-__all__ = ["TILES", "HandAnswer", "Move", "OkeyGame", "OkeyRules", "check", "judge_finish", "okey_of",
-           "parse_okey_tile"]
+__all__ = ["TILES", "HandAnswer", "MatchSheet", "Move", "OkeyGame", "OkeyRules", "check", "judge_finish", "okey_of",
+           "parse_okey_tile", "score_match"]

@@ -37,6 +37,7 @@ from .hand import F_CODE, finishing_discards, okey_of, parse_okey_tile, tile_tex
 from .moves import Move
 from .options import OPTIONS
 from .rules import OkeyRules
+from .scoring import game_loss
 
 #: The 106 tiles: two of each numbered tile and two false jokers.
 TILES: tuple[int, ...] = tuple(sorted(list(range(52)) * 2 + [F_CODE, F_CODE]))
@@ -351,15 +352,9 @@ class OkeyGame(Game):
             "loss": 0, "melds": [], "finish": tile_text(tile), "shown": self.shown}
         if winner is not None:
             kind, melds = reading
-            loss = r.win_points
             okey_finish = tile == self.okey
-            if kind == "pairs" and r.pairs_double:
-                loss *= 2
-            if okey_finish and r.okey_finish_double:
-                loss *= 2
             coloured = r.with_color and self.indicator // 13 in (RED, BLACK)
-            if coloured:
-                loss *= 2
+            loss = game_loss(r, kind, okey_finish, coloured)
             for s in range(self.n):
                 if s != winner:
                     self.points[s] -= loss

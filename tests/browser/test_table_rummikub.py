@@ -51,6 +51,11 @@ def wait_version(page, version):
     page.wait_for_selector("#table-app .tk-bar", timeout=10000)
 
 
+def settled(page):
+    """The page's last check of the laid-out turn has come back."""
+    page.wait_for_function("document.querySelector('#table-app').dataset.checking === '0'", timeout=15000)
+
+
 def ready(page):
     """The engine's check of the laid-out turn has come back and End turn is
     on (generous waits: CI runs four browsers beside other tests)."""
@@ -217,10 +222,15 @@ def test_four_browsers_play_a_whole_game(asgi_live_server, browser):
                        viewport={"width": 900, "height": 800}) for i in range(4)]
     for i, page in enumerate(pages):
         run = racks[i][:3]
-        if i % 2 == 0:   # by drag
+        if i % 2 == 0:   # by drag, each drop landed before the next (a drop
+            # aimed at a meld the page is redrawing would miss it, as a hand would)
             tile(page, run[0]).drag_to(page.locator(".tk-new-meld"))
             for code in run[1:]:
-                tile(page, code).drag_to(page.locator(f'.tk-meld[data-meld="{i}"]'))
+                meld = page.locator(f'.tk-meld[data-meld="{i}"]')
+                meld.wait_for()
+                settled(page)
+                tile(page, code).drag_to(meld)
+                page.wait_for_selector(f'.tk-meld[data-meld="{i}"] [data-code="{code}"]', timeout=10000)
         else:            # by taps
             tile(page, run[0]).click()
             page.click(".tk-new-meld")

@@ -113,3 +113,23 @@ def test_open_games_are_listed_found_by_name_and_joined():
     Client().post(f"/games/{game.pk}/join/", {"name": "Cleo"})
     assert f'data-game="{game.pk}"' not in Client().get("/games/").content.decode()  # full now
     assert Client().post(f"/games/{game.pk}/join/", {"name": "Dan"}).status_code == 409
+
+
+def test_an_okey_room_is_started_with_its_settings_and_ai_seats():
+    client = Client()
+    html = client.get("/games/new/?variant=okey").content.decode()
+    assert 'name="rule_start_points" value="20"' in html and 'name="rule_with_color"' in html
+    assert "Compare Stone" in html and 'value="ai:strong"' in html
+    response = client.post("/games/new/", {
+        "variant": "okey", "title": "Kahve", "players": "4", "name": "Ayşe",
+        "seat_1": "ai:greedy", "seat_2": "ai:strong", "seat_3": "person",
+        "rule_start_points": "10", "rule_win_points": "2", "rule_seven_pairs": "on",
+        "rule_okey_finish_double": "on", "rule_pairs_double": "on", "rule_compare_stone": "on"})
+    game = Game.objects.get(title="Kahve")
+    assert response.status_code == 302
+    assert game.rules["start_points"] == 10 and game.rules["seven_pairs"] is True
+    assert game.rules["with_color"] is False
+    assert [s.kind for s in game.seats.order_by("index")] == [Seat.Kind.HUMAN, Seat.Kind.AI,
+                                                               Seat.Kind.AI, Seat.Kind.HUMAN]
+    page = client.get(response["Location"]).content.decode()
+    assert "games/table/okey.js" in page and "tablekeeperOkey" in page
