@@ -216,6 +216,8 @@ def round_print(request, slug, number):
         from engine.contract import HANDS, contract_text
 
         hands = [{"number": i + 1, "contract": contract_text(i)} for i in range(HANDS)]
+    # an Okey match: one line per game, as many as a match from these points may take
+    okey_lines = list(range(1, 13)) if tournament.family == "okey" else []
     sheets = []
     for t in tables:
         games = t["games"]
@@ -226,7 +228,8 @@ def round_print(request, slug, number):
         sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url})
     return render(request, "league/round_print.html", {
         "tournament": tournament, "round": rnd, "tables": tables, "by_name": by_name, "sheets": sheets,
-        "hands": hands, "family_name": selectors.family_name(tournament.family),
+        "hands": hands, "okey_lines": okey_lines,
+        "start_points": (tournament.rules or {}).get("start_points", 20), "family_name": selectors.family_name(tournament.family),
     })
 
 

@@ -159,3 +159,12 @@ def test_admin_okey_sheet_form(official, okey_tournament):
     again = official.get(url).content.decode()
     assert '<input type="checkbox" name="g3_okey" id="id_g3_okey" checked>' in again
     assert '<option value="none" selected>nobody' in again
+
+
+def test_the_printed_round_has_an_okey_match_sheet_per_table(official, okey_tournament):
+    t = okey_tournament(n=8)
+    services.round_seat(tournament=t, seed="paper")
+    html = official.get(f"/t/{t.slug}/round/1/print/").content.decode()
+    assert html.count('<table class="okey">') == 2          # one sheet per table of four
+    assert "Compare Stone (seat)" in html and "Okey thrown" in html
+    assert html.count("<td>6</td><td>6</td><td>6</td><td>6</td></tr>") == 2  # each seat starts from 6

@@ -1,5 +1,5 @@
-"""``manage.py demo``: a small Rummikub tournament and a small contract
-rummy tournament, played by AI seats.
+"""``manage.py demo``: a small Rummikub tournament, a small contract rummy
+tournament and a small Okey tournament, played by AI seats.
 
 Creates (once) a demo club, eight players, a league and a two-round
 tournament at tables of four; seats each round (round 1 at random from a
@@ -10,7 +10,9 @@ from its stream, closes the rounds and prints the standings and where to
 look. Then the same for a contract rummy tournament (international rules,
 five of the players at tables of three, the short table filled with an AI
 seat; one game of seven hands per table and round; games won, then fewest
-points). Running it again resumes an interrupted demo or just prints.
+points). Then an Okey tournament: the eight players at two tables of four,
+one match a round played down from 6 points; matches won, then the points
+kept. Running it again resumes an interrupted demo or just prints.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from league.models import Club, League, Player, Round, TableGame, Tournament
 PLAYERS = ["Ada", "Boris", "Chen", "Dana", "Emil", "Fatima", "Goran", "Hana"]
 SLUG = "demo-night"
 CONTRACT_SLUG = "demo-contract"
+OKEY_SLUG = "demo-okey"
 
 
 class Command(BaseCommand):
@@ -46,6 +49,9 @@ class Command(BaseCommand):
                             help="players of the contract rummy tournament (default 5; "
                                  "0 leaves it out)")
         parser.add_argument("--contract-rounds", type=int, default=2)
+        parser.add_argument("--okey-players", type=int, default=8,
+                            help="players of the Okey tournament, tables of four (default 8; "
+                                 "0 leaves it out)")
 
     def handle(self, *args, **opts):
         started = time.monotonic()
@@ -86,6 +92,7 @@ class Command(BaseCommand):
         contract = None
         if opts["contract_players"]:
             contract = self._contract(club, league, names, opts)
+        okey = self._okey(club, names, opts) if opts["okey_players"] else None
         admin_note = ""
         User = get_user_model()
         if settings.DEBUG and not opts["no_admin"] and not User.objects.filter(
@@ -104,6 +111,8 @@ class Command(BaseCommand):
             f"  CSV           {base}/t/{SLUG}/standings.csv\n"
             + (f"  contract      {base}/t/{CONTRACT_SLUG}/   (round 1: "
                f"{base}/t/{CONTRACT_SLUG}/round/1/)\n" if contract else "")
+            + (f"  okey          {base}/t/{OKEY_SLUG}/   (round 1: "
+               f"{base}/t/{OKEY_SLUG}/round/1/)\n" if okey else "")
             + f"  admin         {base}/admin/league/tournament/{tournament.pk}/change/"
             f"{admin_note}\n"
             f"The organiser's evening (staff, signed in):\n"
@@ -166,4 +175,34 @@ class Command(BaseCommand):
         for r in rows:
             self.stdout.write(f"  {r.rank_label:>3}  {players[r.player].name:<10} "
                               f"W {r.metrics['wins']}  Points {r.metrics['penalty']}")
+        return tournament
+
+    def _okey(self, club: Club, names: list[str], opts) -> Tournament:
+        """The Okey tournament: created once, played (one match per table of
+        four and round), its standings printed (matches won, then points)."""
+        n = opts["okey_players"]
+        if n < 4 or n % 4:
+            raise CommandError("the Okey tournament seats tables of four: give 4, 8, 12 ... players")
+        with transaction.atomic():
+            tournament, created = Tournament.objects.get_or_create(
+                slug=OKEY_SLUG, defaults={
+                    "name": "Demo Okey", "club": club, "family": "okey", "variant": "okey",
+                    "rules": {"start_points": 6}, "rounds": 2, "table_size": 4,
+                    "seating_method": Tournament.Seating.STANDINGS,
+                    "ai_level": services.ai_level_for("okey", "")})
+            if created:
+                for name in (names + [f"Player {i + 1}" for i in range(len(names), n)])[:n]:
+                    player, _ = Player.objects.get_or_create(name=name, club=club)
+                    services.tournament_enter(tournament=tournament, player=player,
+                                              checked_in=True)
+        self.stdout.write("\nOkey (a match from 6 points per table and round):")
+        if tournament.status == Tournament.Status.FINISHED:
+            self.stdout.write("The demo Okey tournament has already been played.")
+        self._play(tournament, "demo-okey")
+        rows = selectors.tournament_standings(tournament)
+        players = selectors.players_by_id(r.player for r in rows)
+        self.stdout.write("Standings (matches won, then points kept):")
+        for r in rows:
+            self.stdout.write(f"  {r.rank_label:>3}  {players[r.player].name:<10} "
+                              f"W {r.metrics['wins']}  Pts {r.metrics['points']:+d}")
         return tournament
