@@ -17,7 +17,8 @@ from league.models import Result, TableGame, Tournament
 
 @pytest.mark.django_db
 def test_demo_plays_a_recorded_contract_tournament(client, capsys):
-    call_command("demo", players=4, rounds=1, contract_players=4, contract_rounds=1, no_admin=True)
+    call_command("demo", players=4, rounds=1, contract_players=4, contract_rounds=1, no_admin=True,
+                 okey_players=0)
     out = capsys.readouterr().out
     assert "Contract rummy (international, seven hands a game):" in out
     assert "Standings (games won, then fewest points):" in out and "/t/demo-contract/" in out
@@ -43,6 +44,7 @@ def test_demo_plays_a_recorded_contract_tournament(client, capsys):
     for r in rows:
         assert re.search(rf">{names[rows.index(r)]}</a>.*?<td>{r.metrics['penalty']}</td>", html, re.S)
     # running it again plays nothing new
-    call_command("demo", players=4, rounds=1, contract_players=4, contract_rounds=1, no_admin=True)
+    call_command("demo", players=4, rounds=1, contract_players=4, contract_rounds=1, no_admin=True,
+                 okey_players=0)
     assert "demo contract tournament has already been played" in capsys.readouterr().out
     assert Result.objects.filter(game__table__round__tournament=t).count() == 2

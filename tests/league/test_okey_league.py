@@ -168,3 +168,20 @@ def test_the_printed_round_has_an_okey_match_sheet_per_table(official, okey_tour
     assert html.count('<table class="okey">') == 2          # one sheet per table of four
     assert "Compare Stone (seat)" in html and "Okey thrown" in html
     assert html.count("<td>6</td><td>6</td><td>6</td><td>6</td></tr>") == 2  # each seat starts from 6
+
+
+def test_the_demo_plays_an_okey_tournament(db, capsys):
+    from django.core.management import call_command
+
+    from league.models import Result, Tournament
+
+    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=4)
+    out = capsys.readouterr().out
+    assert "Okey (a match from 6 points per table and round):" in out and "/t/demo-okey/" in out
+    assert "Standings (matches won, then points kept):" in out
+    t = Tournament.objects.get(slug="demo-okey")
+    assert t.status == Tournament.Status.FINISHED and t.family == "okey"
+    results = Result.objects.filter(game__table__round__tournament=t, status="confirmed")
+    assert results.count() == 2 and all(r.source == "moves" and min(r.scores) <= 0 for r in results)
+    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=4)
+    assert "The demo Okey tournament has already been played." in capsys.readouterr().out
