@@ -179,6 +179,8 @@ class Round(models.Model):
     repeat_mates = models.PositiveIntegerField(default=0)
     repeat_seats = models.PositiveIntegerField(default=0)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    started_at = models.DateTimeField(null=True, blank=True,
+                                      help_text="when the organiser started the round's clock")
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -353,5 +353,41 @@ def round_tables(rnd: Round) -> list[dict]:
     return tables
 
 
+#: a table's state on the round desk, in the order the desk wants attention
+DESK_STATES = ("disputed", "waiting", "playing", "game over", "result in")
+
+
+def round_desk(rnd: Round) -> list[dict]:
+    """The round desk: each table with its players and its state:
+    ``disputed`` (a dispute waits on one of its games), ``waiting`` (no game
+    begun), ``playing`` (a game in play in the system), ``game over`` (played
+    through, its result not yet recorded), ``result in`` (every game has a
+    confirmed result); with the games done of all and links to each game's
+    stream and score sheet."""
+    from games.models import Dispute
+
+    tables = []
+    for t in round_tables(rnd):
+        games = t["games"]
+        streams = [g["game"].stream_id for g in games if g["game"].stream_id]
+        disputed = bool(streams) and Dispute.objects.filter(
+            game_id__in=streams, status__in=("waiting", "running")).exists()
+        done = sum(1 for g in games if g["result"])
+        started = [g["game"].stream for g in games if g["game"].stream_id]
+        if disputed:
+            state = "disputed"
+        elif games and done == len(games):
+            state = "result in"
+        elif any(s.status == "finished" for s in started) and not any(s.status != "finished" for s in started):
+            state = "game over"
+        elif started:
+            state = "playing"
+        else:
+            state = "waiting"
+        tables.append({**t, "state": state, "done": done, "count": len(games),
+                       "names": [s.entry.player.name if s.entry else str(s) for s in t["seats"]]})
+    return tables
+
+
 def game_has_result(game: TableGame) -> bool:
     return game.results.filter(status=Result.Status.CONFIRMED).exists()

@@ -141,6 +141,22 @@ def round_seat(*, tournament: Tournament, seed: str | None = None) -> Round:
     return rnd
 
 
+def round_start_clock(*, round: Round) -> Round:
+    """Start the round's clock (the desk and the projector count from it).
+    Starting it again changes nothing.
+
+    :raises LeagueError: the round is closed.
+    """
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round.pk)
+        if rnd.status == Round.Status.CLOSED:
+            raise LeagueError(f"round {rnd.number} is closed: its clock cannot start")
+        if rnd.started_at is None:
+            rnd.started_at = timezone.now()
+            rnd.save(update_fields=["started_at"])
+    return rnd
+
+
 def round_close(*, round: Round) -> Round:
     """Close a round once every game has a confirmed result; the last round
     closing finishes the tournament. Closing twice changes nothing.

@@ -80,6 +80,46 @@ def round_detail(request, slug, number):
     })
 
 
+@staff_member_required
+def round_desk(request, slug, number):
+    """The organiser's screen for a round in play: every table's state
+    (disputed, waiting, playing, game over, result in) and its games done,
+    the round's clock, links to each game and score sheet; it refreshes
+    itself every ``?every=`` seconds (15). "Start the clock" starts the
+    round's clock; "Close the round" closes it once every result is in."""
+    from . import services
+
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    message, status = request.GET.get("done", ""), 200
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        try:
+            if action == "start":
+                services.round_start_clock(round=rnd)
+                done = f"round {rnd.number}'s clock started"
+            elif action == "close":
+                services.round_close(round=rnd)
+                done = f"round {rnd.number} closed"
+            else:
+                raise services.LeagueError(f"unknown action {action!r} (start or close)")
+        except services.LeagueError as exc:
+            message, status = str(exc), 400
+        else:
+            return redirect(f"{request.path}?done={quote(done)}")
+        rnd.refresh_from_db()
+    tables = selectors.round_desk(rnd)
+    counts = {s: sum(1 for t in tables if t["state"] == s) for s in selectors.DESK_STATES}
+    every = request.GET.get("every", "15")
+    every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 15
+    return render(request, "league/round_desk.html", {
+        "tournament": tournament, "round": rnd, "tables": tables, "every": every,
+        "counts": [(s, counts[s]) for s in selectors.DESK_STATES if counts[s]],
+        "message": message, "error": status != 200,
+        "all_in": bool(tables) and all(t["state"] == "result in" for t in tables),
+    }, status=status)
+
+
 def projector(request, slug):
     """The projector: the latest round's draw (each player's table, sorted
     by name) and the standings, in large type for a wall, refreshing itself

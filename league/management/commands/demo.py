@@ -117,6 +117,7 @@ class Command(BaseCommand):
             f"{admin_note}\n"
             f"The organiser's evening (staff, signed in):\n"
             f"  check-in      {base}/t/{SLUG}/check-in/\n"
+            f"  round desk    {base}/t/{SLUG}/round/1/desk/\n"
             f"  print round 1 {base}/t/{SLUG}/round/1/print/\n"
             f"  projector     {base}/t/{SLUG}/projector/\n"
             f"  players CSV   {base}/players/import/   (export: {base}/players.csv)\n"
