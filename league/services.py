@@ -208,19 +208,30 @@ def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
         game or hands for a Rummikub one, a result already recorded when this
         is not a correction, or no result to correct.
     """
+    payload = score_sheet_check(game=game, racks=racks, hands=hands, okey_games=okey_games)
+    return _append_result(game=game, payload=payload, actor=actor, correction=correction)
+
+
+def score_sheet_check(*, game: TableGame, racks: Sequence[str] = (),
+                      hands: Sequence[Sequence[str]] | None = None,
+                      okey_games: Sequence[dict] | None = None) -> dict:
+    """Check and score a sheet without recording it: the result event's
+    payload (``scores``, ``winners`` and the sheet as read). The same checks
+    as :func:`result_record_score_sheet`, which records what this returns.
+
+    :raises LeagueError: a sheet that cannot be right, named.
+    """
     tournament = game.table.round.tournament
     if tournament.family == "okey":
-        return _record_okey_sheet(game=game, games=okey_games, racks=racks, hands=hands,
-                                  actor=actor, correction=correction)
+        return _okey_payload(game=game, games=okey_games, racks=racks, hands=hands)
     if okey_games is not None:
         raise LeagueError(f"{game}: game lines are an Okey sheet; a {tournament.family} sheet "
                           "gives racks or hands")
     if tournament.family == "contract":
-        return _record_contract_sheet(game=game, hands=hands, racks=racks, actor=actor,
-                                      correction=correction)
+        return _contract_payload(game=game, hands=hands, racks=racks)
     if tournament.family != "rummikub":
-        raise LeagueError(f"{game}: score sheets take Rummikub racks or contract rummy hands; "
-                          f"a {tournament.family} game is recorded from its move log")
+        raise LeagueError(f"{game}: score sheets take Rummikub racks, contract rummy hands or "
+                          f"Okey game lines; a {tournament.family} game is recorded from its move log")
     if hands is not None:
         raise LeagueError(f"{game}: a Rummikub score sheet gives the racks, not hands")
     seats = game.table.seats.count()
@@ -229,14 +240,11 @@ def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
                             rules=tournament.rules, first=game.first)
     except ScoreSheetError as exc:
         raise LeagueError(f"{game}: {exc}") from None
-    payload = {"source": "score_sheet", "racks": sheet.racks, "ending": sheet.ending,
-               "scores": sheet.scores, "winners": sheet.winners,
-               "joker_value": sheet.joker_value}
-    return _append_result(game=game, payload=payload, actor=actor, correction=correction)
+    return {"source": "score_sheet", "racks": sheet.racks, "ending": sheet.ending,
+            "scores": sheet.scores, "winners": sheet.winners, "joker_value": sheet.joker_value}
 
 
-def _record_contract_sheet(*, game: TableGame, hands, racks, actor: str,
-                           correction: bool) -> Result:
+def _contract_payload(*, game: TableGame, hands, racks) -> dict:
     tournament = game.table.round.tournament
     if hands is None:
         raise LeagueError(f"{game}: racks given, but only Rummikub score sheets take Rummikub "
@@ -249,13 +257,11 @@ def _record_contract_sheet(*, game: TableGame, hands, racks, actor: str,
                                      variant=tournament.variant, rules=tournament.rules)
     except ScoreSheetError as exc:
         raise LeagueError(f"{game}: {exc}") from None
-    payload = {"source": "score_sheet", "hands": sheet.hands, "points": sheet.points,
-               "raw_scores": sheet.totals, "scores": sheet.scores, "winners": sheet.winners}
-    return _append_result(game=game, payload=payload, actor=actor, correction=correction)
+    return {"source": "score_sheet", "hands": sheet.hands, "points": sheet.points,
+            "raw_scores": sheet.totals, "scores": sheet.scores, "winners": sheet.winners}
 
 
-def _record_okey_sheet(*, game: TableGame, games, racks, hands, actor: str,
-                       correction: bool) -> Result:
+def _okey_payload(*, game: TableGame, games, racks, hands) -> dict:
     """An Okey match from its sheet: one line per game (the winner, how,
     the okey thrown, With Color, the Compare Stone), scored by
     :func:`engine.okey.score_match` with the tournament's rules; the
@@ -271,9 +277,8 @@ def _record_okey_sheet(*, game: TableGame, games, racks, hands, actor: str,
         sheet = score_match(list(games), game.table.seats.count(), game.table.round.tournament.rules)
     except EngineError as exc:
         raise LeagueError(f"{game}: {exc}") from None
-    payload = {"source": "score_sheet", "games": sheet.games, "scores": sheet.points,
-               "winners": sheet.winners}
-    return _append_result(game=game, payload=payload, actor=actor, correction=correction)
+    return {"source": "score_sheet", "games": sheet.games, "scores": sheet.points,
+            "winners": sheet.winners}
 
 
 def result_record_from_stream(*, game: TableGame, actor: str = "system",
