@@ -19,6 +19,7 @@ from . import selectors, services, views
 from .models import (Club, Entry, League, Player, Result, ResultEvent, Round,
                      TableGame, Tournament)
 from .services import LeagueError
+from .sheet_forms import ContractScoreSheetForm, OkeyScoreSheetForm, ScoreSheetForm
 from .standings import METRICS
 
 
@@ -375,106 +376,6 @@ class TournamentAdmin(admin.ModelAdmin):
             "events": game.result_events.order_by("version"),
         }
         return TemplateResponse(request, "league/admin/score_sheet.html", context)
-
-
-class ScoreSheetForm(forms.Form):
-    """One field per seat: the tiles left on that rack (empty: went out)."""
-
-    def __init__(self, *args, seats, current=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.seats = seats
-        for seat in seats:
-            label = f"Seat {seat.position + 1}: {seat}"
-            initial = ""
-            if current is not None and current.event.payload.get("racks"):
-                initial = current.event.payload["racks"][seat.position]
-            self.fields[f"rack_{seat.position}"] = forms.CharField(
-                label=label, required=False, initial=initial,
-                help_text="tiles left, e.g. R7 K13 J; empty for the player who went out")
-        self.correction = current is not None
-
-    def racks(self) -> list[str]:
-        return [self.cleaned_data.get(f"rack_{s.position}", "") for s in self.seats]
-
-
-class ContractScoreSheetForm(forms.Form):
-    """Contract rummy: one field per hand and seat, the cards that seat had
-    left when the hand ended (empty: went out)."""
-
-    def __init__(self, *args, seats, current=None, **kwargs):
-        from engine.contract import HANDS, contract_text
-
-        super().__init__(*args, **kwargs)
-        self.seats = seats
-        self.hand_count = HANDS
-        kept = current.event.payload.get("hands") if current is not None else None
-        for h in range(HANDS):
-            for seat in seats:
-                initial = kept[h][seat.position] if kept else ""
-                self.fields[f"hand_{h + 1}_{seat.position}"] = forms.CharField(
-                    label=f"Hand {h + 1} ({contract_text(h)}), seat {seat.position + 1}: {seat}",
-                    required=False, initial=initial,
-                    help_text="cards left, e.g. KD 7H JK; empty for the player who went out")
-        self.correction = current is not None
-
-    def hands(self) -> list[list[str]]:
-        return [[self.cleaned_data.get(f"hand_{h + 1}_{s.position}", "") for s in self.seats]
-                for h in range(self.hand_count)]
-
-
-class OkeyScoreSheetForm(forms.Form):
-    """Okey: one line per game of the match, in order: who won (or nobody:
-    the middle ran out), how, whether an okey was thrown to finish, whether
-    the indicator was red or black (With Color), who showed the Compare
-    Stone. Lines left without a winner choice are games not played."""
-
-    LINES = 20
-
-    def __init__(self, *args, seats, current=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.seats = seats
-        kept = current.event.payload.get("games", []) if current is not None else []
-        who = [("", "—"), ("none", "nobody (the middle ran out)")] + [
-            (str(s.position), f"seat {s.position + 1}: {s}") for s in seats]
-        shown = [("", "—")] + [(str(s.position), f"seat {s.position + 1}: {s}") for s in seats]
-        self.rows = []
-        for k in range(1, self.LINES + 1):
-            old = kept[k - 1] if k - 1 < len(kept) else {}
-            won = "" if not old else ("none" if old["winner"] is None else str(old["winner"]))
-            self.fields[f"g{k}_winner"] = forms.ChoiceField(label=f"Game {k}: won by", choices=who,
-                                                            required=False, initial=won)
-            self.fields[f"g{k}_kind"] = forms.ChoiceField(
-                label="how", required=False, initial=old.get("kind") or "melds",
-                choices=[("melds", "sets and runs"), ("pairs", "seven pairs")])
-            self.fields[f"g{k}_okey"] = forms.BooleanField(label="finished with an okey", required=False,
-                                                           initial=old.get("okey_finish", False))
-            self.fields[f"g{k}_coloured"] = forms.BooleanField(label="red or black indicator",
-                                                               required=False,
-                                                               initial=old.get("coloured", False))
-            self.fields[f"g{k}_shown"] = forms.ChoiceField(
-                label="Compare Stone shown by", choices=shown, required=False,
-                initial="" if old.get("shown") is None else str(old["shown"]))
-            self.rows.append((k, [f"g{k}_{x}" for x in ("winner", "kind", "okey", "coloured", "shown")]))
-        self.correction = current is not None
-
-    def line_fields(self):
-        """Each line's bound fields, for the sheet's table."""
-        return [(k, [self[name] for name in names]) for k, names in self.rows]
-
-    def games(self) -> list[dict]:
-        out = []
-        for k in range(1, self.LINES + 1):
-            won = self.cleaned_data.get(f"g{k}_winner", "")
-            if not won:
-                continue
-            shown = self.cleaned_data.get(f"g{k}_shown", "")
-            out.append({"winner": None if won == "none" else int(won),
-                        **({"kind": self.cleaned_data.get(f"g{k}_kind") or "melds",
-                            "okey_finish": bool(self.cleaned_data.get(f"g{k}_okey"))}
-                           if won != "none" else {}),
-                        "coloured": bool(self.cleaned_data.get(f"g{k}_coloured")),
-                        "shown": int(shown) if shown else None})
-        return out
 
 
 @admin.register(Round)

@@ -195,6 +195,9 @@ class Round(models.Model):
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
     number = models.PositiveSmallIntegerField()
+    #: the table's short link to its score entry (/s/<code>/), made when
+    #: first printed or shown; it stops working when the round closes
+    entry_code = models.CharField(max_length=16, blank=True, default="", db_index=True)
 
     class Meta:
         ordering = ["round_id", "number"]
@@ -308,3 +311,32 @@ class Result(models.Model):
     def __str__(self) -> str:
         return f"{self.game}: {self.scores} ({self.status})"
 
+
+
+class SheetEntry(models.Model):
+    """A score sheet entered by a player at the table (the table's page on a
+    phone), waiting for a second player to confirm it, as a ballot is
+    double-confirmed in Tabbycat: the same sheet from another player records
+    the result; a different one opens a discrepancy for the organiser, who
+    accepts one of them. Entries are never edited into a result: the result
+    is a :class:`ResultEvent` of its own."""
+
+    class Status(models.TextChoices):
+        ENTERED = "entered", "entered, waiting for a second player"
+        CONFIRMED = "confirmed", "confirmed by a second player"
+        DISCREPANCY = "discrepancy", "differs from another player's entry"
+        ACCEPTED = "accepted", "accepted by the organiser"
+        REPLACED = "replaced", "replaced"
+
+    game = models.ForeignKey(TableGame, on_delete=models.CASCADE, related_name="sheet_entries")
+    by = models.CharField(max_length=120, help_text="the player who entered it")
+    sheet = models.JSONField(help_text="the sheet as entered (racks, hands or game lines)")
+    checked = models.JSONField(help_text="the engine's reading of it: scores, winners, the sheet")
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ENTERED)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game_id", "created_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.by} ({self.status})"

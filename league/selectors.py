@@ -354,7 +354,7 @@ def round_tables(rnd: Round) -> list[dict]:
 
 
 #: a table's state on the round desk, in the order the desk wants attention
-DESK_STATES = ("disputed", "waiting", "playing", "game over", "result in")
+DESK_STATES = ("disputed", "discrepancy", "waiting", "playing", "entered", "game over", "result in")
 
 
 def round_desk(rnd: Round) -> list[dict]:
@@ -363,8 +363,12 @@ def round_desk(rnd: Round) -> list[dict]:
     begun), ``playing`` (a game in play in the system), ``game over`` (played
     through, its result not yet recorded), ``result in`` (every game has a
     confirmed result); with the games done of all and links to each game's
-    stream and score sheet."""
+    stream and score sheet. ``discrepancy``: two players at the table
+    entered different sheets (the organiser accepts one); ``entered``: a
+    sheet waits for a second player's confirmation."""
     from games.models import Dispute
+
+    from .models import SheetEntry
 
     tables = []
     for t in round_tables(rnd):
@@ -374,17 +378,25 @@ def round_desk(rnd: Round) -> list[dict]:
             game_id__in=streams, status__in=("waiting", "running")).exists()
         done = sum(1 for g in games if g["result"])
         started = [g["game"].stream for g in games if g["game"].stream_id]
+        entries = list(SheetEntry.objects.filter(
+            game__table=t["table"], status__in=(SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY))
+            .select_related("game"))
+        clashes = [e for e in entries if e.status == SheetEntry.Status.DISCREPANCY]
         if disputed:
             state = "disputed"
+        elif clashes:
+            state = "discrepancy"
         elif games and done == len(games):
             state = "result in"
         elif any(s.status == "finished" for s in started) and not any(s.status != "finished" for s in started):
             state = "game over"
         elif started:
             state = "playing"
+        elif entries:
+            state = "entered"
         else:
             state = "waiting"
-        tables.append({**t, "state": state, "done": done, "count": len(games),
+        tables.append({**t, "state": state, "clashes": clashes, "entries": entries, "done": done, "count": len(games),
                        "names": [s.entry.player.name if s.entry else str(s) for s in t["seats"]]})
     return tables
 

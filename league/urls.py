@@ -16,6 +16,7 @@ urlpatterns = [
     path("t/<slug:slug>/round/<int:number>/desk/", views.round_desk, name="round-desk"),
     path("t/<slug:slug>/projector/", views.projector, name="projector"),
     path("t/<slug:slug>/check-in/", views.check_in, name="check-in"),
+    path("s/<str:code>/", views.table_entry, name="table-entry"),
     path("players/<int:pk>/", views.player_detail, name="player"),
     path("players/import/", views.players_import, name="players-import"),
     path("players.csv", views.players_export, name="players-csv"),

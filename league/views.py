@@ -101,14 +101,24 @@ def round_desk(request, slug, number):
             elif action == "close":
                 services.round_close(round=rnd)
                 done = f"round {rnd.number} closed"
+            elif action == "accept":
+                from .models import SheetEntry
+
+                entry = get_object_or_404(SheetEntry, pk=request.POST.get("entry") or 0,
+                                          game__table__round=rnd)
+                services.sheet_entry_accept(entry=entry, actor=request.user.get_username())
+                done = f"{entry.game}: {entry.by}'s sheet accepted"
             else:
-                raise services.LeagueError(f"unknown action {action!r} (start or close)")
+                raise services.LeagueError(f"unknown action {action!r} (start, close or accept)")
         except services.LeagueError as exc:
             message, status = str(exc), 400
         else:
             return redirect(f"{request.path}?done={quote(done)}")
         rnd.refresh_from_db()
     tables = selectors.round_desk(rnd)
+    for t in tables:
+        if rnd.status != Round.Status.CLOSED:
+            t["entry_url"] = reverse("league:table-entry", args=[services.table_entry_code(table=t["table"])])
     counts = {s: sum(1 for t in tables if t["state"] == s) for s in selectors.DESK_STATES}
     every = request.GET.get("every", "15")
     every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 15
@@ -241,9 +251,14 @@ def round_print(request, slug, number):
     """The round on paper: the seating by table and by name, then one score
     sheet per table (a page each, A4 from the browser's print): the players,
     the scoring boxes of the family (each Rummikub game of the round; the
-    seven hands of contract rummy with their contracts), and a QR code that
-    opens the table's score entry (the first game's sheet in the admin)."""
+    seven hands of contract rummy with their contracts; Okey's game lines),
+    and, for the organiser (staff), a QR code and short link that open the
+    table's own score entry on a phone (``/s/<code>/``, this table and
+    round only, until the round closes). The public sees the sheets without
+    them: the link is the table's key."""
     import segno
+
+    from . import services
 
     tournament = get_object_or_404(Tournament, slug=slug)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
@@ -262,8 +277,9 @@ def round_print(request, slug, number):
     for t in tables:
         games = t["games"]
         entry_url = None
-        if games:
-            entry_url = request.build_absolute_uri(reverse("admin:league_game_sheet", args=[games[0]["game"].pk]))
+        if games and getattr(request.user, "is_staff", False) and rnd.status != Round.Status.CLOSED:
+            code = services.table_entry_code(table=t["table"])
+            entry_url = request.build_absolute_uri(reverse("league:table-entry", args=[code]))
         qr = mark_safe(segno.make(entry_url, error="m").svg_inline(scale=3, dark="#000")) if entry_url else ""
         sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url})
     return render(request, "league/round_print.html", {
@@ -367,3 +383,65 @@ def tournament_standings_csv(request, slug):
 def tournament_results_csv(request, slug):
     tournament = get_object_or_404(Tournament, slug=slug)
     return results_csv(tournament)
+
+
+def table_entry(request, code):
+    """A table's score entry, on a phone, no account (the QR code or short
+    link on its sheet): each game of the round with its sheet; a player
+    picks their name and enters it, the engine checks it at once and shows
+    the scores; a second player confirms by entering the same sheet (a
+    different one goes to the organiser as a discrepancy). The link works
+    for this table and round only, until the round closes."""
+    from types import SimpleNamespace
+
+    from . import services
+    from .models import SheetEntry, TableGame
+    from .sheet_forms import form_for, sheet_of
+
+    try:
+        table = services.table_for_code(code)
+    except services.LeagueError as exc:
+        return render(request, "league/table_entry.html", {"refused": str(exc)}, status=404)
+    tournament = table.round.tournament
+    seats = list(table.seats.select_related("entry__player").order_by("position"))
+    names = [s.entry.player.name for s in seats if s.entry is not None]
+    games = list(TableGame.objects.filter(table=table).order_by("number"))
+    message, error, status, posted = request.GET.get("done", ""), False, 200, None
+    if request.method == "POST":
+        game = next((g for g in games if str(g.pk) == request.POST.get("game", "")), None)
+        if game is None:
+            message, error, status = "choose one of this table's games", True, 400
+        else:
+            form = form_for(tournament.family)(request.POST, seats=seats)
+            posted = (game.pk, form)
+            if form.is_valid():
+                try:
+                    entry = services.sheet_entry_submit(game=game, sheet=sheet_of(form),
+                                                        by=request.POST.get("by", ""))
+                except services.LeagueError as exc:
+                    message, error, status = str(exc), True, 400
+                else:
+                    done = {SheetEntry.Status.ENTERED: f"{game}: entered by {entry.by}; another "
+                                                         "player now confirms it",
+                            SheetEntry.Status.CONFIRMED: f"{game}: confirmed, the result is recorded",
+                            SheetEntry.Status.DISCREPANCY: f"{game}: differs from the other entry; "
+                                                           "the organiser decides"}[entry.status]
+                    return redirect(f"{request.path}?done={quote(done)}")
+            else:
+                message, error, status = "the sheet has errors: see below", True, 400
+    rows = []
+    for game in games:
+        result = game.results.filter(status="confirmed").first()
+        pending = list(game.sheet_entries.filter(status__in=("entered", "discrepancy")))
+        if posted and posted[0] == game.pk:
+            form = posted[1]
+        else:
+            shown = pending[-1].checked if pending else None
+            form = form_for(tournament.family)(
+                seats=seats, current=SimpleNamespace(event=SimpleNamespace(payload=shown)) if shown else None)
+        rows.append({"game": game, "result": result, "pending": pending, "form": form,
+                     "okey": tournament.family == "okey"})
+    return render(request, "league/table_entry.html", {
+        "tournament": tournament, "round": table.round, "table": table, "names": names,
+        "rows": rows, "message": message, "error": error, "family": tournament.family,
+    }, status=status)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.contrib.auth import get_user_model
 from django.test import Client
 
 from league.models import Tournament
@@ -170,17 +171,21 @@ def test_the_round_prints_seating_and_one_score_sheet_per_table(make_tournament)
 
     t = make_tournament(8, rounds=1)
     rnd = services.round_seat(tournament=t, seed="paper")
-    html = Client().get(f"/t/{t.slug}/round/{rnd.number}/print/").content.decode()
+    public = Client().get(f"/t/{t.slug}/round/{rnd.number}/print/").content.decode()
+    assert public.count('class="page sheet"') == 2 and "<svg" not in public    # no table keys for all
+    staff = Client()
+    staff.force_login(get_user_model().objects.create_user("desk", password="pw", is_staff=True))
+    html = staff.get(f"/t/{t.slug}/round/{rnd.number}/print/").content.decode()
     assert "@page { size: A4" in html
     assert html.count('class="page sheet"') == 2 and html.count("<svg") == 2          # a sheet and a QR per table
     names = re.findall(r"<tr><td>([^<]+)</td><td>\d+</td><td>\d+</td></tr>", html)
     assert len(names) == 8 and names == sorted(names, key=str.casefold)
     assert html.count("Game 1 (seat 1 starts)") == 2
-    from league.models import TableGame
-    first = TableGame.objects.filter(table__round=rnd, table__number=1).order_by("number").first()
+    from league.models import Table
+    code = Table.objects.get(round=rnd, number=1).entry_code
     import segno
-    want = segno.make(f"http://testserver/admin/league/tournament/game/{first.pk}/sheet/", error="m")
-    assert want.svg_inline(scale=3, dark="#000") in html   # the first table's QR opens its score entry
+    want = segno.make(f"http://testserver/s/{code}/", error="m")
+    assert code and want.svg_inline(scale=3, dark="#000") in html   # the table's QR opens its score entry
 
 
 def test_a_contract_round_prints_the_seven_contracts(make_tournament):

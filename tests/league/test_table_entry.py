@@ -1,0 +1,112 @@
+"""Score entry at the table, on a phone, without an account (issue: the
+organiser's evening): the table's short link from its printed sheet; a
+sheet entered by one player and confirmed by a second (the result
+recorded); two different sheets go to the organiser as a discrepancy, who
+accepts one on the round desk; bad sheets, strangers' names and a closed
+round are refused in words, nothing stored."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from league import services
+from league.models import Result, ResultEvent, SheetEntry, Table, TableGame
+
+pytestmark = pytest.mark.django_db
+
+SHEET = {"rack_0": "", "rack_1": "R1 R2", "rack_2": "K13", "rack_3": "J"}
+OTHER = {"rack_0": "", "rack_1": "R1 R2", "rack_2": "K12", "rack_3": "J"}
+
+
+@pytest.fixture
+def table(make_tournament):
+    t = make_tournament(4, rounds=1)
+    rnd = services.round_seat(tournament=t, seed="entry")
+    table = Table.objects.get(round=rnd)
+    return table, services.table_entry_code(table=table)
+
+
+def names(table):
+    return [s.entry.player.name for s in table.seats.order_by("position")]
+
+
+def enter(client, code, game, by, sheet):
+    return client.post(f"/s/{code}/", {"game": game.pk, "by": by, **sheet})
+
+
+def test_a_sheet_entered_and_confirmed_by_a_second_player_is_the_result(table):
+    table, code = table
+    ann, ben = names(table)[:2]
+    phone, other = Client(), Client()           # two phones, no accounts
+    page = phone.get(f"/s/{code}/").content.decode()
+    assert f"Table {table.number}" in page and page.count('<section class="game"') == 4
+    assert 'data-state="open"' in page
+    game = TableGame.objects.filter(table=table).order_by("number").first()
+    response = enter(phone, code, game, ann, SHEET)
+    assert response.status_code == 302
+    entry = SheetEntry.objects.get(game=game)
+    assert entry.status == "entered" and entry.by == ann and sum(entry.checked["scores"]) == 0
+    assert not Result.objects.filter(game=game).exists()        # one player's word is not enough
+    page = other.get(f"/s/{code}/").content.decode()
+    assert f"Entered by {ann}" in page and 'value="R1 R2"' in page     # shown to check
+    assert enter(other, code, game, ben, SHEET).status_code == 302
+    result = Result.objects.get(game=game, status="confirmed")
+    assert result.scores == entry.checked["scores"]
+    assert ResultEvent.objects.get(game=game).actor == f"table: {ann}, confirmed by {ben}"
+    assert set(SheetEntry.objects.filter(game=game).values_list("status", flat=True)) == {"confirmed"}
+    # the game's sheet is closed for entry now
+    again = enter(other, code, game, ben, OTHER)
+    assert again.status_code == 400 and "has its result already" in again.content.decode()
+
+
+def test_different_sheets_are_a_discrepancy_the_organiser_settles(table):
+    table, code = table
+    ann, ben, cy, _ = names(table)
+    game = TableGame.objects.filter(table=table).order_by("number")[1]
+    phone = Client()
+    enter(phone, code, game, ann, SHEET)
+    enter(phone, code, game, ann, SHEET)                          # the same player again: replaced
+    assert list(SheetEntry.objects.filter(game=game).values_list("status", flat=True)) == \
+        ["replaced", "entered"]
+    enter(phone, code, game, ben, OTHER)
+    assert sorted(SheetEntry.objects.filter(game=game).values_list("status", flat=True)) == \
+        ["discrepancy", "discrepancy", "replaced"]
+    assert not Result.objects.filter(game=game).exists()       # never silently overwritten
+    official = Client()
+    official.force_login(get_user_model().objects.create_user("desk", password="pw", is_staff=True))
+    url = f"/t/{table.round.tournament.slug}/round/1/desk/"
+    desk = official.get(url).content.decode()
+    assert 'data-state="discrepancy"' in desk and f"Accept {ben}" in desk
+    bens = SheetEntry.objects.get(game=game, by=ben)
+    assert official.post(url, {"action": "accept", "entry": bens.pk}).status_code == 302
+    assert Result.objects.get(game=game, status="confirmed").scores == bens.checked["scores"]
+    assert "accepted" in ResultEvent.objects.get(game=game).actor
+    assert sorted(SheetEntry.objects.filter(game=game).values_list("status", flat=True)) == \
+        ["accepted", "replaced", "replaced"]
+    # a third player's late sheet changes nothing
+    assert enter(phone, code, game, cy, SHEET).status_code == 400
+
+
+def test_bad_sheets_and_names_are_refused_and_nothing_is_stored(table):
+    table, code = table
+    ann = names(table)[0]
+    game = TableGame.objects.filter(table=table).first()
+    phone = Client()
+    bad = enter(phone, code, game, ann, {**SHEET, "rack_2": "Z9"})
+    assert bad.status_code == 400 and "Z9" in bad.content.decode()
+    stranger = enter(phone, code, game, "Mallory", SHEET)
+    assert stranger.status_code == 400 and "choose your name" in stranger.content.decode()
+    assert not SheetEntry.objects.exists() and not ResultEvent.objects.exists()
+    unknown = phone.get("/s/not-a-code/")
+    assert unknown.status_code == 404 and "not known" in unknown.content.decode()
+
+
+def test_the_link_stops_when_the_round_closes(table):
+    table, code = table
+    for game in TableGame.objects.filter(table=table):
+        services.result_record_score_sheet(game=game, racks=["", "R1", "R2", "R3"])
+    services.round_close(round=table.round)
+    closed = Client().get(f"/s/{code}/")
+    assert closed.status_code == 404 and "is closed" in closed.content.decode()
