@@ -360,7 +360,8 @@ DESK_STATES = ("disputed", "discrepancy", "waiting", "playing", "entered", "game
 def round_desk(rnd: Round) -> list[dict]:
     """The round desk: each table with its players and its state:
     ``disputed`` (a dispute waits on one of its games), ``waiting`` (no game
-    begun), ``playing`` (a game in play in the system), ``game over`` (played
+    begun), ``playing`` (a game in play in the system, or some of the
+    table's games recorded and not all), ``game over`` (played
     through, its result not yet recorded), ``result in`` (every game has a
     confirmed result); with the games done of all and links to each game's
     stream and score sheet. ``discrepancy``: two players at the table
@@ -390,7 +391,7 @@ def round_desk(rnd: Round) -> list[dict]:
             state = "result in"
         elif any(s.status == "finished" for s in started) and not any(s.status != "finished" for s in started):
             state = "game over"
-        elif started:
+        elif started or done:   # a game under way here, or some of the table's games recorded
             state = "playing"
         elif entries:
             state = "entered"

@@ -60,6 +60,7 @@ def test_check_in_on_a_phone_then_paper_and_projector(asgi_live_server, browser,
 
     rnd = services.round_seat(tournament=evening, seed="tuesday-1")
     desk = browser.new_context(viewport={"width": 900, "height": 1200}).new_page()
+    sign_in(desk, asgi_live_server)                            # the organiser prints: QR codes
     desk.goto(f"{asgi_live_server}/t/{evening.slug}/round/{rnd.number}/")
     desk.click("#print")
     desk.wait_for_selector("section.sheet")
@@ -113,3 +114,52 @@ def test_the_tournament_form_and_the_players_import_by_clicks(asgi_live_server, 
     assert "2 player(s) added, 1 updated, 0 skipped" in page.inner_text("#import-done")
     assert Player.objects.filter(name__in=["Borris", "Juno"]).count() == 2
     assert Player.objects.get(name="Ada").membership == "A-1"
+
+
+def test_a_table_enters_and_confirms_its_result_from_two_phones(asgi_live_server, browser, screenshot,
+                                                               evening):
+    """The organiser prints the round (the QR's short link), two players of
+    table 1 open it on their phones, one enters game 1's racks, the other
+    checks and confirms; the round desk shows the table's progress."""
+    from league.models import Result, Table, TableGame
+
+    for entry in evening.entries.all():
+        services.entry_check_in(entry=entry)
+    rnd = services.round_seat(tournament=evening, seed="phones")
+    desk = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    sign_in(desk, asgi_live_server)
+    desk.goto(f"{asgi_live_server}/t/{evening.slug}/round/1/print/")
+    link = desk.locator(".qr small").first.inner_text()          # printed under the QR code
+    table = Table.objects.get(round=rnd, number=1)
+    assert link.endswith(f"/s/{table.entry_code}/")
+    names = [s.entry.player.name for s in table.seats.order_by("position")]
+    game = TableGame.objects.filter(table=table).order_by("number").first()
+    phones = [browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True).new_page()
+              for _ in range(2)]
+    racks = ["", "R1 R2", "K13", "J"]
+    first, second = phones
+    first.goto(link)
+    section = first.locator("#game-1")
+    section.locator("select[name=by]").select_option(names[0])
+    for seat, rack in enumerate(racks):
+        section.locator(f'input[name="rack_{seat}"]').fill(rack)
+    assert section.locator("button").bounding_box()["height"] >= 44       # a thumb's target
+    with first.expect_navigation():
+        section.locator("button").click()
+    assert "another player now confirms it" in first.inner_text("#entry-message")
+    assert not Result.objects.filter(game=game).exists()
+    second.goto(link)
+    mine = second.locator("#game-1")
+    assert f"Entered by {names[0]}" in mine.inner_text()
+    assert mine.locator('input[name="rack_1"]').input_value() == "R1 R2"   # shown to check
+    mine.locator("select[name=by]").select_option(names[1])
+    screenshot(second, "table-entry-phone")
+    with second.expect_navigation():
+        mine.locator("button").click()
+    assert "confirmed, the result is recorded" in second.inner_text("#entry-message")
+    assert second.locator('#game-1[data-state="done"]').count() == 1
+    assert Result.objects.get(game=game, status="confirmed").scores[0] > 0
+    desk.goto(f"{asgi_live_server}/t/{evening.slug}/round/1/desk/")
+    row = desk.locator('tr[data-table="1"]')
+    assert "1 of 4 with a result" in row.inner_text() and row.get_attribute("data-state") == "playing"
+    screenshot(desk, "round-desk")
