@@ -1,5 +1,5 @@
-"""``python -m engine COMMAND``: ``replay FILE``, ``solve`` and ``okey-hand``
-(JSON Lines)."""
+"""``python -m engine COMMAND``: ``replay FILE``, ``solve``, ``okey-hand`` and
+``closed-hand`` (JSON Lines)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    usage = "usage: python -m engine {replay FILE | solve | okey-hand} [options]"
+    usage = "usage: python -m engine {replay FILE | solve | okey-hand | closed-hand} [options]"
     if not argv or argv[0] in ("-h", "--help"):
         print(usage)
         return 0 if argv else 2
@@ -24,6 +24,8 @@ def main(argv: list[str] | None = None) -> int:
             return solve_main(rest, read_rules=lambda data: rules_from_dict(data).meld_rules)
     elif command == "okey-hand":
         from .okey.cli import main as run
+    elif command == "closed-hand":
+        from .american.cli import main as run
     else:
         print(f"unknown command {command!r}\n{usage}", file=sys.stderr)
         return 2

@@ -6,7 +6,7 @@ from .errors import RuleOptionError
 
 #: The game families, one package each under ``engine/``; importing a
 #: family's package registers its variants. A new family adds its package here.
-FAMILIES: tuple[str, ...] = ("rummikub", "contract", "okey")
+FAMILIES: tuple[str, ...] = ("rummikub", "contract", "okey", "american")
 
 VARIANTS: list[type] = []
 

@@ -253,11 +253,12 @@ def test_four_browsers_play_a_whole_game(asgi_live_server, browser):
 
 
 def test_the_turn_clock_runs_on_every_page_and_the_timeout_is_recorded(asgi_live_server, browser):
-    """Seed 001's turn clock, cut to 3 s: both pages count the seat on turn
-    down; at zero the timeout is claimed and recorded (the penalty tile),
-    and the clock starts for the next seat."""
+    """Seed 001's turn clock, cut to 10 s (the two pages open inside it on a
+    busy machine): both pages count the seat on turn down; at zero the
+    timeout is claimed and recorded (the penalty tile), and the clock starts
+    for the next seat."""
     game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title="Clock",
-                                rules={"turn_time_limit": 3})
+                                rules={"turn_time_limit": 10})
     pages = [open_seat(browser, asgi_live_server, game, services.seat_take(game=game, index=i),
                        viewport={"width": 1000, "height": 800}) for i in range(2)]
     first = game.to_move

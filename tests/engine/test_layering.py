@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
-FAMILIES = ("engine.rummikub", "engine.contract", "engine.okey")
+FAMILIES = ("engine.rummikub", "engine.contract", "engine.okey", "engine.american")
 
 
 def test_loading_the_solver_loads_no_family():
