@@ -8,6 +8,7 @@ app_name = "league"
 
 urlpatterns = [
     path("", views.index, name="index"),
+    path("tournaments/new/", views.tournament_new, name="tournament-new"),
     path("t/<slug:slug>/", views.tournament_standings, name="tournament"),
     path("t/<slug:slug>/standings.csv", views.tournament_standings_csv, name="standings-csv"),
     path("t/<slug:slug>/results.csv", views.tournament_results_csv, name="results-csv"),

@@ -445,3 +445,51 @@ def table_entry(request, code):
         "tournament": tournament, "round": table.round, "table": table, "names": names,
         "rows": rows, "message": message, "error": error, "family": tournament.family,
     }, status=status)
+
+
+@staff_member_required
+def tournament_new(request):
+    """A new tournament in a few steps, outside the admin: the game (family
+    and variant, picked first: the page is then drawn for it), then the
+    name, club or league and date, the variant's rule options as real
+    fields with the engine's sentences (and, for contract rummy, the
+    edition to start from), the table size, rounds, seating, tie-breaks and
+    AI seats. Errors are shown next to their field; nothing is stored until
+    the form is right. Then on to the check-in desk."""
+    from django.utils.text import slugify
+
+    from engine.errors import EngineError
+    from engine.registry import find_variant
+    from games.lobby import variants
+
+    from .tournament_forms import NewTournamentForm
+
+    wanted = request.POST.get("variant") or request.GET.get("variant") or "sabra"
+    try:
+        cls = find_variant(wanted)
+    except EngineError:
+        cls = find_variant("sabra")
+    size = min(max(4, cls.min_players), cls.max_players)
+    instance = Tournament(variant=cls.variant, family=cls.family, table_size=size,
+                          ai_level=services_level(cls.family))
+    form = NewTournamentForm(request.POST or None, instance=instance)
+    if request.method == "POST" and form.is_valid():
+        tournament = form.save(commit=False)
+        base = slugify(tournament.name)[:150] or "tournament"
+        slug, n = base, 2
+        while Tournament.objects.filter(slug=slug).exists():
+            slug, n = f"{base}-{n}", n + 1
+        tournament.slug = slug
+        tournament.save()
+        done = f"{tournament.name} created: check the players in"
+        return redirect(f"{reverse('league:check-in', args=[tournament.slug])}?done={quote(done)}")
+    return render(request, "league/tournament_new.html", {
+        "form": form, "variant": cls, "variants": [(c.variant, f"{selectors.family_name(c.family)} · "
+                                                              f"{c.variant}") for c in variants()],
+    }, status=400 if request.method == "POST" else 200)
+
+
+def services_level(family: str) -> str:
+    from . import services
+
+    return services.ai_level_for(family, "")

@@ -1,0 +1,185 @@
+"""The tournament's forms: the admin's (:class:`TournamentForm`) and the
+organiser's new tournament outside the admin (:class:`NewTournamentForm`):
+the variant from a list, its rule options as real fields, the tie-breaks
+from the metric registry."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
+
+from games.rule_forms import RuleOptionsField, VariantChoiceField
+
+from . import selectors, services
+from .models import Tournament
+from .standings import METRICS
+
+
+def _metric_sentence(metric) -> str:
+    doc = (type(metric).__doc__ or "").strip().split("\n")[0]
+    return doc if doc and not doc.startswith("A ranking criterion") else ""  # the name says it
+
+
+class TiebreakWidget(forms.Widget):
+    """The tie-breaks in order, from the metric registry: a position per
+    metric (blank: not used), with what it means; arrows move a row up or
+    down (the positions follow)."""
+
+    def value_from_datadict(self, data, files, name):
+        if not any(key.startswith(f"{name}__") for key in data):
+            return data.get(name)  # the JSON list of older forms and of the API
+        return {key[len(name) + 2:]: data.get(key, "") for key in data if key.startswith(f"{name}__")}
+
+    def value_omitted_from_data(self, data, files, name):
+        return name not in data and not any(key.startswith(f"{name}__") for key in data)
+
+    def render(self, name, value, attrs=None, renderer=None):
+        chosen = [k for k in (value if isinstance(value, list) else []) if k in METRICS]
+        keys = chosen + [k for k in METRICS if k not in chosen]
+        rows = format_html_join("", '<tr data-metric="{}"><td><input type="number" min="1" max="{}" size="2" '
+                                    'name="{}__{}" id="id_{}__{}" value="{}" aria-label="position of {}"></td>'
+                                    '<td><b>{}</b> <span class="help">{}</span></td>'
+                                    '<td><button type="button" class="up" aria-label="move {} up">&uarr;</button>'
+                                    '<button type="button" class="down" aria-label="move {} down">&darr;</button>'
+                                    '</td></tr>',
+                                ((k, len(METRICS), name, k, name, k,
+                                  chosen.index(k) + 1 if k in chosen else "", METRICS[k].name,
+                                  METRICS[k].name, _metric_sentence(METRICS[k]), METRICS[k].name, METRICS[k].name)
+                                 for k in keys))
+        script = mark_safe(
+            "<script>(function(t){t.addEventListener('click',function(e){var b=e.target.closest('button');"
+            "if(!b)return;var r=b.closest('tr'),o=b.classList.contains('up')?r.previousElementSibling:"
+            "r.nextElementSibling;if(!o)return;if(b.classList.contains('up'))t.tBodies[0].insertBefore(r,o);"
+            "else t.tBodies[0].insertBefore(o,r);var n=1;Array.prototype.forEach.call(t.tBodies[0].rows,"
+            "function(x){var i=x.querySelector('input');if(i.value!==''){i.value=n++;}});});})"
+            "(document.currentScript.previousElementSibling);</script>")
+        return format_html('<table class="tiebreaks"><thead><tr><th>Order</th><th>Tie-break</th><th></th></tr>'
+                           '</thead><tbody>{}</tbody></table>{}', rows, script)
+
+
+class TiebreakField(forms.Field):
+    widget = TiebreakWidget
+
+    def to_python(self, value):
+        import json
+
+        if value in (None, ""):
+            return []
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]') from None
+        if isinstance(value, list):
+            return value
+        if isinstance(value, dict):
+            placed = []
+            for key, raw in value.items():
+                if str(raw).strip() == "":
+                    continue
+                try:
+                    placed.append((int(raw), key))
+                except ValueError:
+                    raise forms.ValidationError(f"the position of {key} is a number, not {raw!r}") from None
+            positions = [p for p, _ in placed]
+            if len(set(positions)) != len(positions):
+                raise forms.ValidationError("two tie-breaks have the same position")
+            return [key for _, key in sorted(placed)]
+        raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]')
+
+
+class TournamentForm(forms.ModelForm):
+    """The tournament in the admin: the variant from a list, its rule options
+    as real fields (one per option, with the engine's sentence), the
+    tie-breaks from the metric registry."""
+
+    rules = RuleOptionsField(help_text="the variant's rule options; changing the variant starts from "
+                                       "its defaults (save, then set them)")
+    tiebreaks = TiebreakField(required=False, help_text="number the tie-breaks in the order they decide "
+                                                        "(blank: not used; empty: the family's default)")
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        from engine.errors import EngineError
+        from engine.registry import find_variant
+        from games.lobby import variants
+
+        self.fields["variant"] = VariantChoiceField(
+            choices=[(c.variant, f"{c.family} · {c.variant}") for c in variants()],
+            initial=self.instance.variant or "sabra")
+        if "family" in self.fields:
+            self.fields["family"].required = False  # it follows from the variant (clean)
+            self.fields["family"].help_text = "set from the variant"
+        stored = self.instance.variant or "sabra"
+        posted = self.data.get(self.add_prefix("variant")) if self.is_bound else None
+        try:
+            cls = find_variant(posted or stored)
+        except EngineError:
+            cls = find_variant(stored)
+        self.variant_changed = bool(posted) and cls.variant != stored
+        # rule inputs posted for another variant's options are not read as this one's
+        self.fields["rules"].set_variant(find_variant(stored) if self.variant_changed else cls)
+
+    def clean(self):
+        """The variant must be one the engine knows, with rule options it
+        accepts; the family follows from the variant."""
+        data = super().clean()
+        variant = data.get("variant")
+        if self.variant_changed and "rules" not in self.errors:
+            data["rules"] = {}  # a new variant starts from its defaults
+            self.instance.rules = {}  # also when no option inputs were sent
+        if variant:
+            from engine.errors import EngineError
+            from engine.registry import find_variant
+
+            try:
+                cls = find_variant(variant)
+                cls.rules_from_dict(data.get("rules") or {})
+            except EngineError as exc:
+                self.add_error("rules" if "rule" in str(exc) and "rules" not in self.errors else "variant",
+                               str(exc))
+            else:
+                data["family"] = cls.family
+                data["variant"] = cls.variant
+                if not data.get("tiebreaks"):
+                    data["tiebreaks"] = selectors.default_precedence(cls.family)
+                from games.ai_seats import available_levels
+
+                level = services.ai_level_for(cls.family, data.get("ai_level") or "")
+                known = available_levels(cls.family)
+                if known and level not in known:
+                    self.add_error("ai_level", f"{cls.variant} has the AI level(s) {', '.join(known)}, "
+                                               f"not {level!r}")
+                else:
+                    data["ai_level"] = level
+                if not cls.min_players <= (data.get("table_size") or 0) <= cls.max_players:
+                    self.add_error("table_size", f"{cls.variant} takes {cls.min_players} to "
+                                                 f"{cls.max_players} players at a table")
+        return data
+
+    def clean_tiebreaks(self):
+        keys = self.cleaned_data.get("tiebreaks") or []
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]')
+        unknown = [k for k in keys if k not in METRICS]
+        if unknown:
+            raise forms.ValidationError(
+                f"unknown tie-break(s) {', '.join(unknown)}; known: {', '.join(sorted(METRICS))}")
+        if len(set(keys)) != len(keys):
+            raise forms.ValidationError("a tie-break is listed twice")
+        return keys
+
+
+class NewTournamentForm(TournamentForm):
+    """The organiser's new tournament outside the admin (``/tournaments/new/``):
+    the same checks and fields, the ones a new evening needs."""
+
+    class Meta:
+        model = Tournament
+        fields = ["name", "club", "league", "date", "variant", "rules", "table_size", "rounds",
+                  "seating_method", "tiebreaks", "ai_fill", "ai_level"]
