@@ -199,3 +199,36 @@ def test_every_frame_of_a_whole_contract_game_holds_only_the_seats_own_cards():
         assert shown == Counter(view["my_hand"]) + public
         for move in frame["recent"]:
             assert not re.fullmatch(r"\d+ draw \S+", move["move"])  # a drawn card is never named
+
+
+def test_every_frame_of_an_okey_match_holds_only_the_seats_own_tiles():
+    """Okey, a match from 2 points, seat 0 watched through its socket: each
+    frame names its own rack's tiles and public ones only (the indicator
+    and okey, every discard pile, the tiles taken from them, the winner's
+    shown hand and last tile), never the middle's order or another rack."""
+    from engine.okey.ai import GreedyPlayer
+
+    game = services.game_create(variant="okey", players=4, seats=["Ayşe", "Burak", "Cem", "Deniz"],
+                                rules={"start_points": 2})
+    frames, truth = play_watched(game, GreedyPlayer("live").choose)
+    final = Game.objects.get(pk=game.pk)
+    assert final.is_over and [f["version"] for f in frames][-1] == final.version and len(frames) > 20
+    tile = re.compile(r"\b(?:[KRBO](?:1[0-3]|[1-9])|F)\b")
+    for frame in frames:
+        snap, view = truth[frame["version"]], frame["view"]
+        assert snap["seed"] not in json.dumps(frame)
+        assert "racks" not in view and "middle" not in view and isinstance(view["middle_count"], int)
+        if view["is_over"]:
+            continue
+        assert Counter(view["my_rack"]) == Counter(snap["racks"][0])       # its own rack, exactly
+        public = Counter([view["indicator"], view["okey"]] + (view.get("can_finish") or []))
+        public += Counter(t for p in view["piles"] for t in p)
+        public += Counter(t for p in view["taken"] for t in p)
+        public += Counter(t for r in view["results"] for m in r["melds"] for t in m)
+        public += Counter(t for r in view["results"] for t in (r["indicator"], r["okey"], r["finish"]))
+        if view["takeable"]:
+            public[view["takeable"]] += 1
+        shown = Counter(tile.findall(json.dumps({k: v for k, v in view.items() if k != "rules"})))
+        assert shown <= Counter(view["my_rack"]) + public, (shown - Counter(view["my_rack"]) - public)
+        for move in frame["recent"]:
+            assert not re.fullmatch(r"draw \S+", move["move"])      # a drawn tile is never named
