@@ -462,6 +462,7 @@ def tournament_new(request):
     from engine.registry import find_variant
     from games.lobby import variants
 
+    from . import services
     from .tournament_forms import NewTournamentForm
 
     wanted = request.POST.get("variant") or request.GET.get("variant") or "sabra"
@@ -471,7 +472,7 @@ def tournament_new(request):
         cls = find_variant("sabra")
     size = min(max(4, cls.min_players), cls.max_players)
     instance = Tournament(variant=cls.variant, family=cls.family, table_size=size,
-                          ai_level=services_level(cls.family))
+                          ai_level=services.ai_level_for(cls.family, ""))
     form = NewTournamentForm(request.POST or None, instance=instance)
     if request.method == "POST" and form.is_valid():
         tournament = form.save(commit=False)
@@ -487,9 +488,3 @@ def tournament_new(request):
         "form": form, "variant": cls, "variants": [(c.variant, f"{selectors.family_name(c.family)} · "
                                                               f"{c.variant}") for c in variants()],
     }, status=400 if request.method == "POST" else 200)
-
-
-def services_level(family: str) -> str:
-    from . import services
-
-    return services.ai_level_for(family, "")

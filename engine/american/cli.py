@@ -11,25 +11,16 @@ malformed.
 
 from __future__ import annotations
 
-import json
-import sys
-
 from ..errors import EngineError
+from ..jsonlines import read_object, serve
 from .closed import classify
 
 
 def answer(line: str) -> dict:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return {"error": f"not JSON: {exc.msg} (column {exc.colno})"}
-    if not isinstance(data, dict):
-        return {"error": 'a line is an object: {"tiles": [14 codes], "first_turn": false, ...}'}
-    unknown = sorted(set(data) - {"tiles", "first_turn", "original_hand"})
-    if unknown:
-        return {"error": f"unknown key(s): {', '.join(unknown)} (tiles, first_turn, original_hand)"}
-    if "tiles" not in data:
-        return {"error": "no tiles"}
+    data = read_object(line, ("tiles", "first_turn", "original_hand"),
+                       '{"tiles": [14 codes], "first_turn": false, ...}')
+    if "error" in data:
+        return data
     flags = {}
     for key in ("first_turn", "original_hand"):
         value = data.get(key, False)
@@ -43,17 +34,4 @@ def answer(line: str) -> dict:
 
 
 def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
-    if argv:
-        print("usage: python -m engine closed-hand < hands.jsonl", file=sys.stderr)
-        return 2
-    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
-    status = 0
-    for line in stdin:
-        if not line.strip():
-            continue
-        out = answer(line)
-        if "error" in out:
-            status = 2
-        stdout.write(json.dumps(out) + "\n")
-        stdout.flush()
-    return status
+    return serve(answer, 'usage: python -m engine closed-hand < hands.jsonl', argv, stdin, stdout)

@@ -9,25 +9,16 @@ line out: ``{"okey", "winning", "kind", "melds", "discard"}``, or
 
 from __future__ import annotations
 
-import json
-import sys
-
 from ..errors import EngineError
+from ..jsonlines import read_object, serve
 from .hand import check
 
 
 def answer(line: str) -> dict:
-    try:
-        data = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return {"error": f"not JSON: {exc.msg} (column {exc.colno})"}
-    if not isinstance(data, dict):
-        return {"error": 'a line is an object: {"tiles": [...], "okey": "R6"} or "indicator"'}
-    unknown = sorted(set(data) - {"tiles", "okey", "indicator", "rules"})
-    if unknown:
-        return {"error": f"unknown key(s): {', '.join(unknown)} (tiles, okey, indicator, rules)"}
-    if "tiles" not in data:
-        return {"error": "no tiles"}
+    data = read_object(line, ("tiles", "okey", "indicator", "rules"),
+                       '{"tiles": [...], "okey": "R6"} or "indicator"')
+    if "error" in data:
+        return data
     try:
         return check(data["tiles"], okey=data.get("okey"), indicator=data.get("indicator"),
                      rules=data.get("rules")).to_dict()
@@ -36,17 +27,4 @@ def answer(line: str) -> dict:
 
 
 def main(argv: list[str] | None = None, stdin=None, stdout=None) -> int:
-    if argv:
-        print("usage: python -m engine okey-hand < hands.jsonl", file=sys.stderr)
-        return 2
-    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
-    status = 0
-    for line in stdin:
-        if not line.strip():
-            continue
-        out = answer(line)
-        if "error" in out:
-            status = 2
-        stdout.write(json.dumps(out) + "\n")
-        stdout.flush()
-    return status
+    return serve(answer, 'usage: python -m engine okey-hand < hands.jsonl', argv, stdin, stdout)

@@ -170,11 +170,9 @@ def _isolated(counts: list[int]) -> int:
     return n
 
 
-def finishing_discards(codes, okey: int, rules: OkeyRules) -> list[int]:
-    """The tiles of a 15-tile rack (game codes, :data:`F_CODE` a false
-    joker) whose discard leaves a winning 14. Most racks are ruled out at
-    once: more tiles without a neighbour than one discard and the okeys can
-    cover."""
+def rack_counts(codes, okey: int) -> tuple[list[int], int]:
+    """Game tile codes as 52 natural counts (a false joker counted as the
+    okey's face) and the number of okeys (wild)."""
     counts = [0] * _NAT
     wilds = 0
     for t in codes:
@@ -184,6 +182,15 @@ def finishing_discards(codes, okey: int, rules: OkeyRules) -> list[int]:
             wilds += 1
         else:
             counts[t] += 1
+    return counts, wilds
+
+
+def finishing_discards(codes, okey: int, rules: OkeyRules) -> list[int]:
+    """The tiles of a 15-tile rack (game codes, :data:`F_CODE` a false
+    joker) whose discard leaves a winning 14. Most racks are ruled out at
+    once: more tiles without a neighbour than one discard and the okeys can
+    cover."""
+    counts, wilds = rack_counts(codes, okey)
     if not rules.seven_pairs:
         alone = _isolated(counts)
         if alone > 1 and (wilds < 2 or alone - 1 > wilds // 2 + 1):

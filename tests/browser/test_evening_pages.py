@@ -163,3 +163,33 @@ def test_a_table_enters_and_confirms_its_result_from_two_phones(asgi_live_server
     row = desk.locator('tr[data-table="1"]')
     assert "1 of 4 with a result" in row.inner_text() and row.get_attribute("data-state") == "playing"
     screenshot(desk, "round-desk")
+
+
+def test_a_new_tournament_by_clicks_on_a_phone(asgi_live_server, browser, screenshot, evening):
+    """The organiser starts an Okey evening from the tournaments page on a
+    phone: the game picked first, a value the game refuses shown next to
+    its field (a table size the game does not take), then created and on to
+    the check-in desk."""
+    phone = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True).new_page()
+    sign_in(phone, asgi_live_server)
+    phone.goto(f"{asgi_live_server}/")
+    with phone.expect_navigation():
+        phone.click("#new-tournament")
+    with phone.expect_navigation():
+        phone.select_option("#pick", "okey")
+    assert phone.locator('input[name="rules__start_points"]').input_value() == "20"
+    phone.fill("#id_name", "Thursday Okey")
+    phone.fill('input[name="rules__start_points"]', "10")
+    phone.fill("#id_table_size", "6")                          # Okey seats 2-4
+    with phone.expect_navigation():
+        phone.click("#create")
+    assert "takes 2 to 4 players" in phone.locator("#row-table_size .errorlist").inner_text()
+    assert not Tournament.objects.filter(name="Thursday Okey").exists()
+    phone.fill("#id_table_size", "4")
+    phone.check('input[name="rules__with_color"]')
+    screenshot(phone, "new-tournament-phone")
+    with phone.expect_navigation():
+        phone.click("#create")
+    assert "Thursday Okey created" in phone.inner_text("#desk-message")
+    t = Tournament.objects.get(name="Thursday Okey")
+    assert (t.family, t.rules["start_points"], t.rules["with_color"]) == ("okey", 10, True)

@@ -12,28 +12,19 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..hand import F_CODE
-
-_NAT = 52
+from ..hand import rack_counts
 
 
-def _counts(rack, okey: int) -> tuple[tuple[int, ...], int]:
-    counts = [0] * _NAT
-    wilds = 0
-    for t in rack:
-        if t == F_CODE:
-            counts[okey] += 1
-        elif t == okey:
-            wilds += 1
-        else:
-            counts[t] += 1
+
+def _frozen(rack, okey: int) -> tuple[tuple[int, ...], int]:
+    counts, wilds = rack_counts(rack, okey)
     return tuple(counts), wilds
 
 
 def cover(rack, okey: int, rules) -> int:
     """The most tiles of ``rack`` in complete melds (or in pairs, with
     seven pairs on, whichever is more)."""
-    counts, wilds = _counts(rack, okey)
+    counts, wilds = _frozen(rack, okey)
     best = _cover(counts, wilds)
     if rules.seven_pairs:
         pairs = sum(n // 2 for n in counts)
@@ -117,7 +108,7 @@ def _runs(rest: tuple[int, ...], wilds: int, colour: int, p: int) -> int:
 def shape(rack, okey: int) -> int:
     """Near-melds among the rack's tiles: each pair of tiles that could be
     two of a set or of a run counts one, each okey counts two."""
-    counts, wilds = _counts(rack, okey)
+    counts, wilds = _frozen(rack, okey)
     score = 2 * wilds
     for code, n in enumerate(counts):
         if not n:
