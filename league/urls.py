@@ -14,6 +14,7 @@ urlpatterns = [
     path("t/<slug:slug>/results.csv", views.tournament_results_csv, name="results-csv"),
     path("t/<slug:slug>/round/<int:number>/", views.round_detail, name="round"),
     path("t/<slug:slug>/round/<int:number>/print/", views.round_print, name="round-print"),
+    path("t/<slug:slug>/round/<int:number>/print.pdf", views.round_pdf, name="round-pdf"),
     path("t/<slug:slug>/round/<int:number>/desk/", views.round_desk, name="round-desk"),
     path("t/<slug:slug>/projector/", views.projector, name="projector"),
     path("t/<slug:slug>/check-in/", views.check_in, name="check-in"),

@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from django.contrib.admin.views.decorators import staff_member_required
 from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
 
@@ -247,21 +248,12 @@ def players_export(request):
     return response
 
 
-def round_print(request, slug, number):
-    """The round on paper: the seating by table and by name, then one score
-    sheet per table (a page each, A4 from the browser's print): the players,
-    the scoring boxes of the family (each Rummikub game of the round; the
-    seven hands of contract rummy with their contracts; Okey's game lines),
-    and, for the organiser (staff), a QR code and short link that open the
-    table's own score entry on a phone (``/s/<code>/``, this table and
-    round only, until the round closes). The public sees the sheets without
-    them: the link is the table's key."""
+def _round_paper(request, tournament, rnd) -> dict:
+    """What the round's paper shows, for the page and for the PDF alike."""
     import segno
 
     from . import services
 
-    tournament = get_object_or_404(Tournament, slug=slug)
-    rnd = get_object_or_404(Round, tournament=tournament, number=number)
     tables = selectors.round_tables(rnd)
     by_name = sorted(({"name": s.entry.player.name if s.entry else str(s), "table": t["table"].number,
                        "seat": s.position + 1} for t in tables for s in t["seats"]),
@@ -282,11 +274,46 @@ def round_print(request, slug, number):
             entry_url = request.build_absolute_uri(reverse("league:table-entry", args=[code]))
         qr = mark_safe(segno.make(entry_url, error="m").svg_inline(scale=3, dark="#000")) if entry_url else ""
         sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url})
-    return render(request, "league/round_print.html", {
+    return {
         "tournament": tournament, "round": rnd, "tables": tables, "by_name": by_name, "sheets": sheets,
         "hands": hands, "okey_lines": okey_lines,
         "start_points": (tournament.rules or {}).get("start_points", 20), "family_name": selectors.family_name(tournament.family),
-    })
+    }
+
+
+def round_print(request, slug, number):
+    """The round on paper: the seating by table and by name, then one score
+    sheet per table (a page each, A4 from the browser's print): the players,
+    the scoring boxes of the family (each Rummikub game of the round; the
+    seven hands of contract rummy with their contracts; Okey's game lines),
+    and, for the organiser (staff), a QR code and short link that open the
+    table's own score entry on a phone (``/s/<code>/``, this table and
+    round only, until the round closes). The public sees the sheets without
+    them: the link is the table's key."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    return render(request, "league/round_print.html", _round_paper(request, tournament, rnd))
+
+
+def round_pdf(request, slug, number):
+    """The same paper as one PDF (WeasyPrint renders the print page's own
+    HTML and print CSS): a page of seating, then a page per table. Without
+    the Pango library WeasyPrint needs, a 503 that says what to install."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    try:
+        from weasyprint import HTML
+    except OSError as exc:  # the system's Pango is missing
+        return HttpResponse(f"PDF unavailable: WeasyPrint cannot load Pango ({exc}); "
+                            "install the libpango-1.0-0 package, or print the page from the browser",
+                            status=503, content_type="text/plain; charset=utf-8")
+    context = _round_paper(request, tournament, rnd) | {"pdf": True}
+    html = render_to_string("league/round_print.html", context, request=request)
+    pdf = HTML(string=html, base_url=request.build_absolute_uri("/")).write_pdf()
+    response = HttpResponse(pdf, content_type="application/pdf")
+    name = f"{tournament.slug}-round-{rnd.number}.pdf"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
 
 
 def player_detail(request, pk):

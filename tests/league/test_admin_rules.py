@@ -5,6 +5,7 @@ variant starts from its defaults."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -195,3 +196,27 @@ def test_a_contract_round_prints_the_seven_contracts(make_tournament):
     rnd = services.round_seat(tournament=t, seed="paper")
     html = Client().get(f"/t/{t.slug}/round/{rnd.number}/print/").content.decode()
     assert "1 (two sets)" in html and "7 (three runs)" in html
+
+
+def test_the_round_downloads_as_one_pdf_a_page_per_table(make_tournament):
+    """The PDF is the print page through WeasyPrint: a page of seating, then
+    one score sheet per table, with the players' names in the text."""
+    from pypdf import PdfReader
+
+    from league import services
+
+    t = make_tournament(12, rounds=1)
+    rnd = services.round_seat(tournament=t, seed="pdf")
+    staff = Client()
+    staff.force_login(get_user_model().objects.create_user("desk", password="pw", is_staff=True))
+    response = staff.get(f"/t/{t.slug}/round/{rnd.number}/print.pdf")
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    assert f'filename="{t.slug}-round-1.pdf"' in response["Content-Disposition"]
+    pages = PdfReader(io.BytesIO(response.content)).pages
+    assert len(pages) == 1 + rnd.tables.count() == 4
+    for number, page in enumerate(pages[1:], start=1):
+        text = page.extract_text()
+        assert f"Score sheet · table {number}" in text
+        for seat in rnd.tables.get(number=number).seats.select_related("entry__player"):
+            assert seat.entry.player.name in text
+    assert "By name" in pages[0].extract_text()
