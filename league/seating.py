@@ -196,21 +196,33 @@ def seat_round(players: Sequence[Hashable], *, table_size: int = 4,
 
     tables = _anneal(assignment, slot_table, len(layout), pairs, ideal, centre, rng,
                      iterations)
-    seated = []
-    repeat_mates = 0
-    repeat_seats = 0
+    seated = tuple(tuple(None if isinstance(p, _AI) else p for p in _assign_seats(members, seat_counts, rng))
+                   for members in tables)
+    repeat_mates, repeat_seats = _repeats(seated, pairs, seat_counts)
+    return Seating(tables=seated, repeat_mates=repeat_mates,
+                   repeat_seats=repeat_seats, seed=seed)
+
+
+def seating_repeats(tables: Sequence[Sequence[Hashable | None]], history: Sequence = ()) -> tuple[int, int]:
+    """What a seating costs against the earlier rounds: ``(repeat_mates,
+    repeat_seats)``, the pairs at a table who already met (counted once per
+    earlier meeting) and the players in a seat they already had. The desk
+    shows it before the organiser swaps two players by hand."""
+    pairs, seat_counts = meetings(history)
+    return _repeats(tables, pairs, seat_counts)
+
+
+def _repeats(tables, pairs, seat_counts) -> tuple[int, int]:
+    repeat_mates = repeat_seats = 0
     for members in tables:
-        ordered = _assign_seats(members, seat_counts, rng)
-        seated.append(tuple(None if isinstance(p, _AI) else p for p in ordered))
-        people = [p for p in ordered if not isinstance(p, _AI)]
+        people = [p for p in members if p is not None]
         for i, a in enumerate(people):
             for b in people[i + 1:]:
                 repeat_mates += pairs.get(frozenset((a, b)), 0)
-        for s, p in enumerate(ordered):
-            if not isinstance(p, _AI):
+        for s, p in enumerate(members):
+            if p is not None:
                 repeat_seats += seat_counts.get((p, s), 0)
-    return Seating(tables=tuple(seated), repeat_mates=repeat_mates,
-                   repeat_seats=repeat_seats, seed=seed)
+    return repeat_mates, repeat_seats
 
 
 class _AI:

@@ -402,5 +402,42 @@ def round_desk(rnd: Round) -> list[dict]:
     return tables
 
 
+def round_seating_final(rnd: Round) -> str | None:
+    """Why a round's seating can no longer change by hand, or ``None``: it
+    may change until play begins (seated, its clock not started, no game
+    played through the system, no result and no sheet entered)."""
+    from .models import SheetEntry
+
+    if rnd.status != Round.Status.SEATED:
+        return f"round {rnd.number} is {rnd.get_status_display()}: its seating is final"
+    if rnd.started_at is not None:
+        return f"round {rnd.number}'s clock has started: its seating is final"
+    if TableGame.objects.filter(table__round=rnd, stream__isnull=False).exists():
+        return f"round {rnd.number} has games under way: its seating is final"
+    if ResultEvent.objects.filter(game__table__round=rnd).exists() \
+            or SheetEntry.objects.filter(game__table__round=rnd).exists():
+        return f"round {rnd.number} has results entered: its seating is final"
+    return None
+
+
+def round_swap_cost(rnd: Round, seat_a: int, seat_b: int) -> dict | None:
+    """What swapping two seats of a round would cost: the round's repeat
+    meetings and repeat seats now and after the swap, and who moves where;
+    ``None`` when either seat is not of this round."""
+    from .manager import layout_repeats, round_layout
+
+    layout, where = round_layout(rnd)
+    if seat_a not in where or seat_b not in where or seat_a == seat_b:
+        return None
+    before = layout_repeats(rnd, layout)
+    (ta, pa), (tb, pb) = where[seat_a], where[seat_b]
+    after_layout = [list(t) for t in layout]
+    after_layout[ta][pa], after_layout[tb][pb] = layout[tb][pb], layout[ta][pa]
+    after = layout_repeats(rnd, after_layout)
+    return {"a": (ta + 1, pa + 1), "b": (tb + 1, pb + 1),
+            "mates": (before[0], after[0]), "seats": (before[1], after[1]),
+            "better": after < before, "worse": after > before}
+
+
 def game_has_result(game: TableGame) -> bool:
     return game.results.filter(status=Result.Status.CONFIRMED).exists()

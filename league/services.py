@@ -23,8 +23,8 @@ from games.ai_seats import AISeatError, ai_seats_play, available_levels, default
 from games.errors import GameServiceError
 from games.services import game_create
 
-from . import manager
-from .models import (Entry, Player, Result, ResultEvent, Round, SheetEntry,
+from . import manager, selectors
+from .models import (Entry, Player, Result, ResultEvent, Round, Seat, SheetEntry,
                      Table, TableGame, Tournament)
 from .scoresheet import ScoreSheetError, contract_score_sheet, score_sheet
 from .seating import SeatingError
@@ -139,6 +139,63 @@ def round_seat(*, tournament: Tournament, seed: str | None = None) -> Round:
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
     return rnd
+
+
+def _round_open_for_seating(rnd: Round) -> None:
+    """:raises LeagueError: the round's play has begun (see
+    :func:`league.selectors.round_seating_final`)."""
+    reason = selectors.round_seating_final(rnd)
+    if reason:
+        raise LeagueError(reason)
+
+
+def round_swap(*, round: Round, seat_a: int, seat_b: int) -> Round:
+    """Swap the players (or AI seats) of two seats of a round by hand, before
+    play begins; the round's repeat meetings and repeat seats are counted
+    again against the earlier rounds.
+
+    :raises LeagueError: the same seat twice, a seat not of this round, or
+        the round's play has begun.
+    """
+    if seat_a == seat_b:
+        raise LeagueError("choose two different seats to swap")
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round.pk)
+        _round_open_for_seating(rnd)
+        seats = {s.pk: s for s in Seat.objects.select_for_update().filter(table__round=rnd,
+                                                                           pk__in=(seat_a, seat_b))}
+        if len(seats) != 2:
+            raise LeagueError(f"both seats must be of round {rnd.number}")
+        a, b = seats[seat_a], seats[seat_b]
+        moved = [(a, b.entry_id, b.ai_level), (b, a.entry_id, a.ai_level)]
+        Seat.objects.filter(pk__in=(a.pk, b.pk)).update(entry=None)   # (table, entry) stays unique
+        for seat, entry_id, level in moved:
+            seat.entry_id, seat.ai_level = entry_id, level
+            seat.save(update_fields=["entry", "ai_level"])
+        layout, _ = manager.round_layout(rnd)
+        rnd.repeat_mates, rnd.repeat_seats = manager.layout_repeats(rnd, layout)
+        rnd.save(update_fields=["repeat_mates", "repeat_seats"])
+    return rnd
+
+
+def round_reseat(*, round: Round, seed: str | None = None) -> Round:
+    """Draw a round's seating again (a new seed unless given) from the
+    players checked in now, before play begins: the tables, seats and games
+    are made anew, so sheets printed before are void.
+
+    :raises LeagueError: the round's play has begun, or the players cannot
+        be seated.
+    """
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round.pk)
+        _round_open_for_seating(rnd)
+        tournament, number = rnd.tournament, rnd.number
+        rnd.delete()
+        try:
+            return manager.create_round_seating(tournament=tournament, number=number,
+                                                seed=seed or secrets.token_hex(8))
+        except SeatingError as exc:
+            raise LeagueError(f"round {number}: {exc}") from None
 
 
 def round_start_clock(*, round: Round) -> Round:

@@ -81,13 +81,20 @@ def round_detail(request, slug, number):
     })
 
 
+def _int(text) -> int | None:
+    return int(text) if isinstance(text, str) and text.isdigit() else None
+
+
 @staff_member_required
 def round_desk(request, slug, number):
     """The organiser's screen for a round in play: every table's state
     (disputed, waiting, playing, game over, result in) and its games done,
     the round's clock, links to each game and score sheet; it refreshes
     itself every ``?every=`` seconds (15). "Start the clock" starts the
-    round's clock; "Close the round" closes it once every result is in."""
+    round's clock; "Close the round" closes it once every result is in.
+    Until play begins the organiser may swap two seats by hand, seeing first
+    what the swap does to repeat meetings and repeat seats (``?a=&b=``), or
+    draw the seating again."""
     from . import services
 
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -102,6 +109,17 @@ def round_desk(request, slug, number):
             elif action == "close":
                 services.round_close(round=rnd)
                 done = f"round {rnd.number} closed"
+            elif action == "swap":
+                a, b = (_int(request.POST.get(k)) for k in ("seat_a", "seat_b"))
+                if a is None or b is None:
+                    raise services.LeagueError("choose the two seats to swap")
+                rnd = services.round_swap(round=rnd, seat_a=a, seat_b=b)
+                done = (f"seats swapped: repeat meetings now {rnd.repeat_mates}, "
+                        f"repeat seats {rnd.repeat_seats}")
+            elif action == "reseat":
+                rnd = services.round_reseat(round=rnd)
+                done = (f"round {rnd.number} seated again (seed {rnd.seed}): "
+                        f"print the new sheets")
             elif action == "accept":
                 from .models import SheetEntry
 
@@ -110,7 +128,7 @@ def round_desk(request, slug, number):
                 services.sheet_entry_accept(entry=entry, actor=request.user.get_username())
                 done = f"{entry.game}: {entry.by}'s sheet accepted"
             else:
-                raise services.LeagueError(f"unknown action {action!r} (start, close or accept)")
+                raise services.LeagueError(f"unknown action {action!r} (start, close, swap, reseat or accept)")
         except services.LeagueError as exc:
             message, status = str(exc), 400
         else:
@@ -121,6 +139,18 @@ def round_desk(request, slug, number):
         if rnd.status != Round.Status.CLOSED:
             t["entry_url"] = reverse("league:table-entry", args=[services.table_entry_code(table=t["table"])])
     counts = {s: sum(1 for t in tables if t["state"] == s) for s in selectors.DESK_STATES}
+    final = selectors.round_seating_final(rnd)
+    swap = None
+    if not final and "a" in request.GET:
+        a, b = _int(request.GET.get("a")), _int(request.GET.get("b"))
+        swap = selectors.round_swap_cost(rnd, a, b) if a is not None and b is not None else None
+        if swap is None:
+            message, status = "choose two different seats of this round to swap", 400
+        else:
+            swap |= {"seat_a": a, "seat_b": b}
+    seats = [] if final else [
+        {"pk": s.pk, "label": f"table {t['table'].number}, seat {s.position + 1}: {s}"}
+        for t in tables for s in t["seats"]]
     every = request.GET.get("every", "15")
     every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 15
     return render(request, "league/round_desk.html", {
@@ -128,6 +158,7 @@ def round_desk(request, slug, number):
         "counts": [(s, counts[s]) for s in selectors.DESK_STATES if counts[s]],
         "message": message, "error": status != 200,
         "all_in": bool(tables) and all(t["state"] == "result in" for t in tables),
+        "seats": seats, "swap": swap, "seating_final": final,
     }, status=status)
 
 

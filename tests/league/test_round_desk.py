@@ -80,3 +80,62 @@ def test_strangers_are_sent_to_sign_in(make_tournament):
     services.round_seat(tournament=t, seed="x")
     response = Client().get(f"/t/{t.slug}/round/1/desk/")
     assert response.status_code == 302 and "/login/" in response["Location"]
+
+
+def _met(rnd) -> set[frozenset]:
+    return {frozenset((a, b)) for table in rnd.tables.all()
+            for a in table.seats.values_list("entry__player_id", flat=True)
+            for b in table.seats.values_list("entry__player_id", flat=True) if a != b}
+
+
+def test_two_seats_are_swapped_by_hand_with_the_cost_shown_first(official, make_tournament):
+    """Before play begins the desk swaps two seats: it shows first what the
+    swap does to repeat meetings (counted by hand here against round 1) and
+    repeat seats, then swaps; a re-draw makes new tables; once the clock
+    runs the seating is final and a swap is refused in words."""
+    from league.models import Seat
+
+    t = make_tournament(16, rounds=2)
+    r1 = services.round_seat(tournament=t, seed="one")
+    Round.objects.filter(pk=r1.pk).update(status=Round.Status.CLOSED)   # as if every result were in
+    r2 = services.round_seat(tournament=t, seed="two")
+    assert r2.repeat_mates == 0                     # 16 players at four tables of 4: no rematch needed
+    met = _met(r1)
+    one = list(Seat.objects.filter(table__round=r2, table__number=1).select_related("entry"))
+    two = list(Seat.objects.filter(table__round=r2, table__number=2).select_related("entry"))
+    a = one[0]
+    b = next(s for s in two if frozenset((a.entry.player_id, s.entry.player_id)) not in met)
+    # repeat meetings after the swap, counted by hand
+    after = [[s.entry.player_id for s in one], [s.entry.player_id for s in two]]
+    ia, ib = one.index(a), two.index(b)
+    after[0][ia], after[1][ib] = b.entry.player_id, a.entry.player_id
+    want = sum(1 for table in after for i, x in enumerate(table) for y in table[i + 1:]
+               if frozenset((x, y)) in met)
+    assert want > 0
+    url = f"/t/{t.slug}/round/2/desk/"
+    page = official.get(url, {"a": a.pk, "b": b.pk}).content.decode()
+    assert 'id="swap-preview"' in page
+    assert f'<b class="cost-mates">0 → {want}</b>' in page and "worse than the drawn seating" in page
+    assert official.post(url, {"action": "swap", "seat_a": a.pk, "seat_b": b.pk}).status_code == 302
+    a.refresh_from_db(); b.refresh_from_db(); r2.refresh_from_db()
+    assert (a.entry.player_id, b.entry.player_id) == (after[0][ia], after[1][ib])
+    assert r2.repeat_mates == want
+    # bad picks: the same seat twice, a seat of another round
+    bad = official.post(url, {"action": "swap", "seat_a": a.pk, "seat_b": a.pk})
+    assert bad.status_code == 400 and "two different seats" in bad.content.decode()
+    other = Seat.objects.filter(table__round=r1).first()
+    bad = official.post(url, {"action": "swap", "seat_a": a.pk, "seat_b": other.pk})
+    assert bad.status_code == 400 and "both seats must be of round 2" in bad.content.decode()
+    # draw again: new tables from a new seed, no rematch
+    assert official.post(url, {"action": "reseat"}).status_code == 302
+    r2 = Round.objects.get(tournament=t, number=2)
+    assert r2.seed != "two" and r2.repeat_mates == 0 and r2.tables.count() == 4
+    assert TableGame.objects.filter(table__round=r2).count() == 16
+    # the clock runs: the seating is final
+    official.post(url, {"action": "start"})
+    seats = list(Seat.objects.filter(table__round=r2).order_by("table__number", "position"))
+    before = [s.entry_id for s in seats]
+    bad = official.post(url, {"action": "swap", "seat_a": seats[0].pk, "seat_b": seats[-1].pk})
+    assert bad.status_code == 400 and "clock has started: its seating is final" in bad.content.decode()
+    assert [s.entry_id for s in Seat.objects.filter(table__round=r2).order_by("table__number", "position")] == before
+    assert 'id="seating-change"' not in official.get(url).content.decode()
