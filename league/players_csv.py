@@ -144,11 +144,12 @@ def _classify(rows: list[Row]) -> None:
 
 
 @transaction.atomic
-def apply(rows: list[Row], *, take_doubtful: set[int] = frozenset()) -> dict[str, int]:
+def apply(rows: list[Row], *, take_doubtful: set[int] = frozenset()) -> dict:
     """Save the new and matched rows (and the doubtful ones whose line is in
     ``take_doubtful``, as new players); clubs are created by name. Returns
-    counts per outcome."""
-    out = {"created": 0, "updated": 0, "skipped": 0}
+    counts per outcome, and under ``"players"`` every player a row was
+    saved to (new or matched)."""
+    out: dict = {"created": 0, "updated": 0, "skipped": 0, "players": []}
     for row in rows:
         if row.status == "error" or (row.status == "doubtful" and row.line not in take_doubtful):
             out["skipped"] += 1
@@ -174,12 +175,14 @@ def apply(rows: list[Row], *, take_doubtful: set[int] = frozenset()) -> dict[str
             if fields:
                 p.save(update_fields=fields)
                 out["updated"] += 1
+            out["players"].append(p)
             continue
         name = row.name
         if Player.objects.filter(club=club, name=name).exists():  # a doubtful one of the same name elsewhere
             out["skipped"] += 1
             continue
-        Player.objects.create(name=name, club=club, membership=row.membership, rating=row.rating, email=row.email)
+        out["players"].append(Player.objects.create(name=name, club=club, membership=row.membership,
+                                                    rating=row.rating, email=row.email))
         out["created"] += 1
     return out
 

@@ -58,6 +58,24 @@ def tournament_enter(*, tournament: Tournament, player: Player,
     return entry
 
 
+def players_import(*, rows, take_doubtful: set[int] = frozenset(),
+                   tournament: Tournament | None = None) -> dict:
+    """Save a previewed CSV's rows (:func:`league.players_csv.apply`) and,
+    for a tournament, enter every player saved or matched (not checked in:
+    the check-in desk does that as they arrive). All or nothing.
+
+    :raises LeagueError: the tournament is finished.
+    """
+    from . import players_csv
+
+    with transaction.atomic():
+        done = players_csv.apply(rows, take_doubtful=take_doubtful)
+        if tournament is not None:
+            for player in done["players"]:
+                tournament_enter(tournament=tournament, player=player)
+    return done
+
+
 def entry_check_in(*, entry: Entry) -> Entry:
     """Mark an entry present. A late arrival plays from the next round that
     has not been seated yet."""

@@ -232,10 +232,14 @@ def check_in(request, slug):
 def players_import(request):
     """A club's player list from CSV: a preview of new, matched, doubtful
     and unreadable rows, then "Import" saves them in one go (doubtful rows
-    only when ticked). Nothing is saved by the preview."""
-    from . import players_csv
+    only when ticked). Nothing is saved by the preview. From a tournament's
+    check-in desk (``?tournament=<slug>``) the imported players are entered
+    in it too."""
+    from . import players_csv, services
 
-    context: dict = {"columns": players_csv.COLUMNS}
+    slug = request.GET.get("tournament") or request.POST.get("tournament") or ""
+    tournament = get_object_or_404(Tournament, slug=slug) if slug else None
+    context: dict = {"columns": players_csv.COLUMNS, "tournament": tournament}
     status = 200
     if request.method == "POST":
         upload = request.FILES.get("file")
@@ -253,8 +257,13 @@ def players_import(request):
             else:
                 if request.POST.get("action") == "import":
                     take = {int(x) for x in request.POST.getlist("take") if x.isdigit()}
-                    done = players_csv.apply(rows, take_doubtful=take)
-                    return redirect(f"{request.path}?done={quote(_import_summary(done))}")
+                    try:
+                        done = services.players_import(rows=rows, take_doubtful=take, tournament=tournament)
+                    except services.LeagueError as exc:
+                        context["error"] = str(exc)
+                    else:
+                        where = f"?tournament={tournament.slug}&" if tournament else "?"
+                        return redirect(f"{request.path}{where}done={quote(_import_summary(done, tournament))}")
                 context.update(rows=rows, csv=text, counts={
                     k: sum(1 for r in rows if r.status == k) for k in ("new", "matched", "doubtful", "error")})
         if "error" in context:
@@ -264,8 +273,11 @@ def players_import(request):
     return render(request, "league/players_import.html", context, status=status)
 
 
-def _import_summary(done: dict) -> str:
-    return f"{done['created']} player(s) added, {done['updated']} updated, {done['skipped']} skipped"
+def _import_summary(done: dict, tournament=None) -> str:
+    text = f"{done['created']} player(s) added, {done['updated']} updated, {done['skipped']} skipped"
+    if tournament is not None:
+        text += f"; {len(done['players'])} entered in {tournament.name}"
+    return text
 
 
 @staff_member_required

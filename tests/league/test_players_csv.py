@@ -98,3 +98,26 @@ def test_an_uploaded_file_is_read_too(official):
     upload = SimpleUploadedFile("club.csv", "\ufeffname;club\nZoe;Arad\n".encode("utf-8"), content_type="text/csv")
     html = official.post("/players/import/", {"file": upload, "action": "preview"}).content.decode()
     assert "1 new · 0 matched" in html
+
+
+def test_an_import_from_the_check_in_desk_enters_the_players_in_the_tournament(official, club_players):
+    """From a tournament's desk the saved and matched rows are entered in it,
+    not yet checked in; a finished tournament takes no one and nothing is
+    saved."""
+    from league.models import Entry, Tournament
+
+    t = Tournament.objects.create(name="Friday", club=club_players)
+    desk = official.get(f"/t/{t.slug}/check-in/").content.decode()
+    assert f'href="/players/import/?tournament={t.slug}"' in desk
+    response = official.post(f"/players/import/?tournament={t.slug}",
+                             {"csv": CSV, "action": "import", "take": ["3"], "tournament": t.slug})
+    assert response.status_code == 302 and "3%20entered%20in%20Friday" in response["Location"]
+    entered = set(Entry.objects.filter(tournament=t).values_list("player__name", flat=True))
+    assert entered == {"Ada Lovelace", "Chen Wei", "Boris Becker"}
+    assert not Entry.objects.filter(tournament=t, checked_in=True).exists()
+    done = Tournament.objects.create(name="Last year", club=club_players, status=Tournament.Status.FINISHED)
+    players = Player.objects.count()
+    refused = official.post("/players/import/", {"csv": CSV + "Zed New,,,,\n", "action": "import",
+                                                 "tournament": done.slug})
+    assert refused.status_code == 400 and "is finished: no new entries" in refused.content.decode()
+    assert Player.objects.count() == players and not Entry.objects.filter(tournament=done).exists()
