@@ -137,6 +137,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "games.api_limits.ApiJsonErrors",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",  # the browser's language, or the switch's
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -214,7 +215,13 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
 ]
 
+# The pages speak English, Dutch, Turkish and German: the browser's
+# Accept-Language chooses, the switch in the header (django.views.i18n.
+# set_language, a cookie) overrides it. Catalogues live in locale/
+# (docs/i18n.md says how to add a language).
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("nl", "Nederlands"), ("tr", "Türkçe"), ("de", "Deutsch")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -14,6 +14,7 @@ urlpatterns = [
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),
     path("api/", include("games.api_urls")),
     path("games/", include("games.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),  # the language switch (set_language)
 ]
 
 # The league app mounts itself at the site root ("") when it exists: it owns

@@ -16,9 +16,13 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from engine import registry
 from engine.ai import levels_for
+
+from .rule_texts import translated
 
 MAX_SEATS = 8
 
@@ -33,27 +37,29 @@ def default_rules(cls) -> dict[str, Any]:
 
 
 class NewGameForm(forms.Form):
-    title = forms.CharField(max_length=200, label="Game name")
-    variant = forms.ChoiceField(label="Game")
-    players = forms.IntegerField(min_value=2, max_value=MAX_SEATS, initial=2)
-    name = forms.CharField(max_length=120, label="Your name")
+    title = forms.CharField(max_length=200, label=_("Game name"))
+    variant = forms.ChoiceField(label=_("Game"))
+    players = forms.IntegerField(min_value=2, max_value=MAX_SEATS, initial=2, label=_("Players"))
+    name = forms.CharField(max_length=120, label=_("Your name"))
 
     def __init__(self, *args, variant: str = "sabra", **kwargs):
         super().__init__(*args, **kwargs)
         self.variant_cls = next((c for c in variants() if c.variant == variant), variants()[0])
         cls = self.variant_cls
-        self.fields["variant"].choices = [(c.variant, f"{c.family} · {c.variant} ({c.min_players}-{c.max_players} players)")
+        self.fields["variant"].choices = [(c.variant, f"{c.family} · {c.variant} ("
+                                           + gettext("%(low)s-%(high)s players") % {"low": c.min_players,
+                                                                                    "high": c.max_players} + ")")
                                           for c in variants()]
         self.fields["variant"].initial = cls.variant
         self.fields["players"].min_value, self.fields["players"].max_value = cls.min_players, cls.max_players
         self.fields["players"].initial = cls.min_players
-        seat_choices = [("person", "a person (joins by the game's page)")] + [
-            (f"ai:{level}", f"computer, {level}") for level in levels_for(cls.family)]
+        seat_choices = [("person", gettext("a person (joins by the game's page)"))] + [
+            (f"ai:{level}", gettext("computer, %(level)s") % {"level": level}) for level in levels_for(cls.family)]
         for i in range(1, cls.max_players):
-            self.fields[f"seat_{i}"] = forms.ChoiceField(choices=seat_choices, label=f"Seat {i}",
+            self.fields[f"seat_{i}"] = forms.ChoiceField(choices=seat_choices, label=gettext("Seat %(n)s") % {"n": i},
                                                          initial="person", required=False)
         self.rule_names = []
-        for option in cls.rule_options():
+        for option in translated(cls.rule_options()):
             name = f"rule_{option['name']}"
             common = {"label": option["label"], "help_text": option["help"], "initial": option["default"]}
             if option["kind"] == "bool":

@@ -17,8 +17,11 @@ from typing import Any
 from django import forms
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
 
 from engine.errors import EngineError
+
+from .rule_texts import translated
 
 
 class VariantChoiceField(forms.ChoiceField):
@@ -48,7 +51,7 @@ class RuleOptionsWidget(forms.Widget):
         self.variant_cls = variant_cls
 
     def options(self) -> list[dict[str, Any]]:
-        return self.variant_cls.rule_options() if self.variant_cls is not None else []
+        return translated(self.variant_cls.rule_options()) if self.variant_cls is not None else []
 
     def value_from_datadict(self, data, files, name):
         if not any(key.startswith(f"{name}__") for key in data):
@@ -89,7 +92,7 @@ class RuleOptionsWidget(forms.Widget):
                 '<div class="help" id="{}_helptext">{}</div></div>',
                 option["name"], ident, option["label"], field, ident, option["help"]))
         if not rows:
-            return format_html('<p class="help">{}</p>', "Pick a variant and save: its rule options appear here.")
+            return format_html('<p class="help">{}</p>', gettext("Pick a variant: its rule options appear here."))
         return format_html('<div class="rule-options">{}</div>', mark_safe("".join(rows)))
 
 

@@ -9,25 +9,8 @@ module, inside its transactions; this module never imports the services.
 from __future__ import annotations
 
 from .models import Entry, Round, Seat, Table, TableGame, Tournament
-from .seating import seat_round, seating_repeats
-from .selectors import tournament_standings
-
-
-def seating_history(tournament: Tournament, before: int | None = None) -> list[list[tuple]]:
-    """Earlier rounds (those numbered below ``before``, or all) as lists of
-    tables, each a tuple of player ids in seat order (``None`` for an AI
-    seat)."""
-    rounds: dict[int, dict[int, list]] = {}
-    seats = Seat.objects.filter(table__round__tournament=tournament)
-    if before is not None:
-        seats = seats.filter(table__round__number__lt=before)
-    rows = (seats
-            .order_by("table__round__number", "table__number", "position")
-            .values_list("table__round__number", "table__number", "entry__player_id"))
-    for rnd, table, player in rows:
-        rounds.setdefault(rnd, {}).setdefault(table, []).append(player)
-    return [[tuple(t) for _, t in sorted(tables.items())]
-            for _, tables in sorted(rounds.items())]
+from .seating import seat_round
+from .selectors import seating_history, tournament_standings
 
 
 def games_per_table(tournament: Tournament, seats: int) -> int:
@@ -35,26 +18,6 @@ def games_per_table(tournament: Tournament, seats: int) -> int:
     (seed 001); a contract rummy round is one game of seven hands, an Okey
     round one match played down from the starting points."""
     return seats if tournament.family == "rummikub" else 1
-
-
-def round_layout(rnd: Round) -> tuple[list[list], dict[int, tuple[int, int]]]:
-    """The round's tables as lists of player ids in seat order (``None`` for
-    an AI seat), and where each seat row sits: ``{seat pk: (table index,
-    position)}``."""
-    layout: list[list] = []
-    where: dict[int, tuple[int, int]] = {}
-    for seat in (Seat.objects.filter(table__round=rnd)
-                 .order_by("table__number", "position").select_related("entry", "table")):
-        while len(layout) < seat.table.number:
-            layout.append([])
-        where[seat.pk] = (seat.table.number - 1, len(layout[seat.table.number - 1]))
-        layout[seat.table.number - 1].append(seat.entry.player_id if seat.entry_id else None)
-    return layout, where
-
-
-def layout_repeats(rnd: Round, layout) -> tuple[int, int]:
-    """Repeat meetings and repeat seats of ``layout`` for round ``rnd``."""
-    return seating_repeats(layout, seating_history(rnd.tournament, before=rnd.number))
 
 
 def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> Round:

@@ -23,6 +23,8 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.utils.text import slugify
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games.models import AppendOnlyError, AppendOnlyModel  # noqa: F401 (re-exported)
 
@@ -88,13 +90,13 @@ class League(models.Model):
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "draft (taking entries)"
-        RUNNING = "running", "running"
-        FINISHED = "finished", "finished"
+        DRAFT = "draft", _("draft (taking entries)")
+        RUNNING = "running", _("running")
+        FINISHED = "finished", _("finished")
 
     class Seating(models.TextChoices):
-        RANDOM = "random", "random (fewest repeat table-mates)"
-        STANDINGS = "standings", "by standings (fewest repeat table-mates)"
+        RANDOM = "random", _("random (fewest repeat table-mates)")
+        STANDINGS = "standings", _("by standings (fewest repeat table-mates)")
 
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=160, unique=True)
@@ -167,9 +169,9 @@ class Entry(models.Model):
 
 class Round(models.Model):
     class Status(models.TextChoices):
-        PENDING = "pending", "pending"
-        SEATED = "seated", "seated (games under way)"
-        CLOSED = "closed", "closed"
+        PENDING = "pending", _("pending")
+        SEATED = "seated", _("seated (games under way)")
+        CLOSED = "closed", _("closed")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="round_set")
     number = models.PositiveSmallIntegerField()
@@ -189,7 +191,7 @@ class Round(models.Model):
                                                name="round_unique_number")]
 
     def __str__(self) -> str:
-        return f"{self.tournament} round {self.number}"
+        return gettext("%(tournament)s round %(n)s") % {"tournament": self.tournament, "n": self.number}
 
 
 class Table(models.Model):
@@ -205,7 +207,7 @@ class Table(models.Model):
                                                name="table_unique_number")]
 
     def __str__(self) -> str:
-        return f"table {self.number}"
+        return gettext("table %(n)s") % {"n": self.number}
 
 
 class Seat(models.Model):
@@ -225,7 +227,7 @@ class Seat(models.Model):
         ]
 
     def __str__(self) -> str:
-        return str(self.entry.player) if self.entry_id else f"AI ({self.ai_level or 'random'})"
+        return str(self.entry.player) if self.entry_id else gettext("AI (%(level)s)") % {"level": self.ai_level or "random"}
 
     @property
     def is_ai(self) -> bool:
@@ -252,7 +254,7 @@ class TableGame(models.Model):
                                                name="tablegame_unique_number")]
 
     def __str__(self) -> str:
-        return f"{self.table}, game {self.number}"
+        return gettext("%(table)s, game %(n)s") % {"table": self.table, "n": self.number}
 
 
 class ResultEvent(AppendOnlyModel):
@@ -291,8 +293,8 @@ class Result(models.Model):
     force ``confirmed``, the earlier ones ``superseded``."""
 
     class Status(models.TextChoices):
-        CONFIRMED = "confirmed", "confirmed"
-        SUPERSEDED = "superseded", "superseded"
+        CONFIRMED = "confirmed", _("confirmed")
+        SUPERSEDED = "superseded", _("superseded")
 
     game = models.ForeignKey(TableGame, on_delete=models.CASCADE, related_name="results")
     event = models.OneToOneField(ResultEvent, on_delete=models.CASCADE, related_name="result")
@@ -322,10 +324,10 @@ class SheetEntry(models.Model):
     is a :class:`ResultEvent` of its own."""
 
     class Status(models.TextChoices):
-        ENTERED = "entered", "entered, waiting for a second player"
-        CONFIRMED = "confirmed", "confirmed by a second player"
-        DISCREPANCY = "discrepancy", "differs from another player's entry"
-        ACCEPTED = "accepted", "accepted by the organiser"
+        ENTERED = "entered", _("entered, waiting for a second player")
+        CONFIRMED = "confirmed", _("confirmed by a second player")
+        DISCREPANCY = "discrepancy", _("differs from another player's entry")
+        ACCEPTED = "accepted", _("accepted by the organiser")
         REPLACED = "replaced", "replaced"
 
     game = models.ForeignKey(TableGame, on_delete=models.CASCADE, related_name="sheet_entries")

@@ -28,6 +28,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext as _
 
 from .models import Club, Player
 
@@ -65,7 +66,7 @@ def parse(text: str) -> list[Row]:
         many rows.
     """
     if not text.strip():
-        raise CsvError("the file is empty")
+        raise CsvError(_("the file is empty"))
     sample = text[:2048]
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
@@ -74,35 +75,37 @@ def parse(text: str) -> list[Row]:
     reader = csv.reader(io.StringIO(text), dialect)
     header = [h.strip().lower() for h in next(reader, [])]
     if "name" not in header:
-        raise CsvError(f"the first line must name the columns, with a 'name' column (columns: {', '.join(COLUMNS)})")
+        raise CsvError(_("the first line must name the columns, with a 'name' column (columns: %(columns)s)")
+                       % {"columns": ", ".join(COLUMNS)})
     unknown = [h for h in header if h and h not in COLUMNS]
     if unknown:
-        raise CsvError(f"unknown column(s) {', '.join(unknown)} (known: {', '.join(COLUMNS)})")
+        raise CsvError(_("unknown column(s) %(unknown)s (known: %(columns)s)")
+                       % {"unknown": ", ".join(unknown), "columns": ", ".join(COLUMNS)})
     rows = []
     for number, cells in enumerate(reader, start=2):
         if not any(c.strip() for c in cells):
             continue
         if len(rows) >= MAX_ROWS:
-            raise CsvError(f"more than {MAX_ROWS} players in one file: split it")
+            raise CsvError(_("more than %(n)s players in one file: split it") % {"n": MAX_ROWS})
         data = {h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header) if h}
         row = Row(line=number, name=" ".join(data.get("name", "").split()), club=data.get("club", ""),
                   membership=data.get("membership", ""), email=data.get("email", ""))
         problems = []
         if not row.name:
-            problems.append("no name")
+            problems.append(_("no name"))
         elif len(row.name) > 120:
-            problems.append("a name is at most 120 characters")
+            problems.append(_("a name is at most 120 characters"))
         raw = data.get("rating", "")
         if raw:
             try:
                 row.rating = int(float(raw))
             except ValueError:
-                problems.append(f"rating {raw!r} is not a number")
+                problems.append(_("rating %(raw)r is not a number") % {"raw": raw})
         if row.email:
             try:
                 validate_email(row.email)
             except ValidationError:
-                problems.append(f"{row.email!r} is not an email address")
+                problems.append(_("%(email)r is not an email address") % {"email": row.email})
         if problems:
             row.status, row.why = "error", "; ".join(problems)
         rows.append(row)
@@ -122,23 +125,24 @@ def _classify(rows: list[Row]) -> None:
         if match is not None:
             row.status, row.player = "matched", match
             if row.membership and match.membership != row.membership:
-                row.changes.append(f"membership {match.membership or '–'} → {row.membership}")
+                row.changes.append(_("membership %(old)s → %(new)s") % {"old": match.membership or "–", "new": row.membership})
             if row.rating is not None and match.rating != row.rating:
-                row.changes.append(f"rating {match.rating if match.rating is not None else '–'} → {row.rating}")
+                row.changes.append(_("rating %(old)s → %(new)s") % {
+                    "old": match.rating if match.rating is not None else "–", "new": row.rating})
             if row.email and match.email != row.email:
-                row.changes.append(f"email {match.email or '–'} → {row.email}")
+                row.changes.append(_("email %(old)s → %(new)s") % {"old": match.email or "–", "new": row.email})
             if match.name != row.name and row.membership and match.membership == row.membership:
-                row.changes.append(f"name {match.name} → {row.name}")
+                row.changes.append(_("name %(old)s → %(new)s") % {"old": match.name, "new": row.name})
             continue
         key = _key(row.name)
         near = None
         for p in players:
             same_club = (p.club.name.casefold() if p.club else "") == club
             if same_club and (_key(p.name) == key or difflib.SequenceMatcher(None, _key(p.name), key).ratio() >= 0.85):
-                near, row.why = p, f"close to {p.name}" + (f" ({p.club.name})" if p.club else "")
+                near, row.why = p, _("close to %(name)s") % {"name": p.name} + (f" ({p.club.name})" if p.club else "")
                 break
             if not same_club and p.name.casefold() == row.name.casefold():
-                near, row.why = p, f"the same name in {p.club.name if p.club else 'no club'}"
+                near, row.why = p, _("the same name in %(club)s") % {"club": p.club.name if p.club else _("no club")}
         if near is not None:
             row.status, row.player = "doubtful", near
 

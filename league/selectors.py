@@ -11,10 +11,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.utils.translation import pgettext_lazy
+
 from .charts import Series, places_series
 from .models import (Club, League, Player, Result, ResultEvent, Round, Seat,
                      TableGame, Tournament)
 from .ratings import Rating, compute_ratings
+from .seating import seating_repeats
 from .standings import (DEFAULT_PRECEDENCE, GameResult, Standing,
                         compute_standings, places_by_round)
 
@@ -355,6 +358,14 @@ def round_tables(rnd: Round) -> list[dict]:
 
 #: a table's state on the round desk, in the order the desk wants attention
 DESK_STATES = ("disputed", "discrepancy", "waiting", "playing", "entered", "game over", "result in")
+#: each state in the reader's language
+DESK_STATE_LABELS = {"disputed": pgettext_lazy("table state", "disputed"),
+                     "discrepancy": pgettext_lazy("table state", "discrepancy"),
+                     "waiting": pgettext_lazy("table state", "waiting"),
+                     "playing": pgettext_lazy("table state", "playing"),
+                     "entered": pgettext_lazy("table state", "entered"),
+                     "game over": pgettext_lazy("table state", "game over"),
+                     "result in": pgettext_lazy("table state", "result in")}
 
 
 def round_desk(rnd: Round) -> list[dict]:
@@ -397,9 +408,46 @@ def round_desk(rnd: Round) -> list[dict]:
             state = "entered"
         else:
             state = "waiting"
-        tables.append({**t, "state": state, "clashes": clashes, "entries": entries, "done": done, "count": len(games),
+        tables.append({**t, "state": state, "state_label": DESK_STATE_LABELS[state], "clashes": clashes, "entries": entries, "done": done, "count": len(games),
                        "names": [s.entry.player.name if s.entry else str(s) for s in t["seats"]]})
     return tables
+
+
+def seating_history(tournament: Tournament, before: int | None = None) -> list[list[tuple]]:
+    """Earlier rounds (those numbered below ``before``, or all) as lists of
+    tables, each a tuple of player ids in seat order (``None`` for an AI
+    seat)."""
+    rounds: dict[int, dict[int, list]] = {}
+    seats = Seat.objects.filter(table__round__tournament=tournament)
+    if before is not None:
+        seats = seats.filter(table__round__number__lt=before)
+    rows = (seats
+            .order_by("table__round__number", "table__number", "position")
+            .values_list("table__round__number", "table__number", "entry__player_id"))
+    for rnd, table, player in rows:
+        rounds.setdefault(rnd, {}).setdefault(table, []).append(player)
+    return [[tuple(t) for _, t in sorted(tables.items())]
+            for _, tables in sorted(rounds.items())]
+
+
+def round_layout(rnd: Round) -> tuple[list[list], dict[int, tuple[int, int]]]:
+    """The round's tables as lists of player ids in seat order (``None`` for
+    an AI seat), and where each seat row sits: ``{seat pk: (table index,
+    position)}``."""
+    layout: list[list] = []
+    where: dict[int, tuple[int, int]] = {}
+    for seat in (Seat.objects.filter(table__round=rnd)
+                 .order_by("table__number", "position").select_related("entry", "table")):
+        while len(layout) < seat.table.number:
+            layout.append([])
+        where[seat.pk] = (seat.table.number - 1, len(layout[seat.table.number - 1]))
+        layout[seat.table.number - 1].append(seat.entry.player_id if seat.entry_id else None)
+    return layout, where
+
+
+def layout_repeats(rnd: Round, layout) -> tuple[int, int]:
+    """Repeat meetings and repeat seats of ``layout`` for round ``rnd``."""
+    return seating_repeats(layout, seating_history(rnd.tournament, before=rnd.number))
 
 
 def round_seating_final(rnd: Round) -> str | None:
@@ -424,8 +472,6 @@ def round_swap_cost(rnd: Round, seat_a: int, seat_b: int) -> dict | None:
     """What swapping two seats of a round would cost: the round's repeat
     meetings and repeat seats now and after the swap, and who moves where;
     ``None`` when either seat is not of this round."""
-    from .manager import layout_repeats, round_layout
-
     layout, where = round_layout(rnd)
     if seat_a not in where or seat_b not in where or seat_a == seat_b:
         return None

@@ -190,8 +190,8 @@ def round_swap(*, round: Round, seat_a: int, seat_b: int) -> Round:
         for seat, entry_id, level in moved:
             seat.entry_id, seat.ai_level = entry_id, level
             seat.save(update_fields=["entry", "ai_level"])
-        layout, _ = manager.round_layout(rnd)
-        rnd.repeat_mates, rnd.repeat_seats = manager.layout_repeats(rnd, layout)
+        layout, _ = selectors.round_layout(rnd)
+        rnd.repeat_mates, rnd.repeat_seats = selectors.layout_repeats(rnd, layout)
         rnd.save(update_fields=["repeat_mates", "repeat_seats"])
     return rnd
 
@@ -284,7 +284,7 @@ def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
         is not a correction, or no result to correct.
     """
     payload = score_sheet_check(game=game, racks=racks, hands=hands, okey_games=okey_games)
-    return _append_result(game=game, payload=payload, actor=actor, correction=correction)
+    return result_append(game=game, payload=payload, actor=actor, correction=correction)
 
 
 def score_sheet_check(*, game: TableGame, racks: Sequence[str] = (),
@@ -396,10 +396,10 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
     payload = {"source": "moves", "stream": stream.pk, "stream_version": stream.version,
                "scores": scores, "raw_scores": raw,
                "winners": [i for i, s in enumerate(scores) if s == top]}
-    return _append_result(game=game, payload=payload, actor=actor, correction=correction)
+    return result_append(game=game, payload=payload, actor=actor, correction=correction)
 
 
-def _append_result(*, game: TableGame, payload: dict, actor: str,
+def result_append(*, game: TableGame, payload: dict, actor: str,
                    correction: bool) -> Result:
     with transaction.atomic():
         last = (ResultEvent.objects.filter(game=game).order_by("-version").first())
@@ -540,118 +540,3 @@ def table_game_play_ai(*, game: TableGame, max_moves: int = 20_000,
                           "only a stream opened with every seat an AI one plays alone")
     game.refresh_from_db()
     return result_record_from_stream(game=game, actor=actor)
-
-
-# --- score entry at the table (a phone, no account) ------------------------------
-
-def table_entry_code(*, table: Table) -> str:
-    """The table's short code for its score-entry page (``/s/<code>/``),
-    made on first use."""
-    if not table.entry_code:
-        with transaction.atomic():
-            locked = Table.objects.select_for_update().get(pk=table.pk)
-            if not locked.entry_code:
-                locked.entry_code = secrets.token_urlsafe(6)
-                locked.save(update_fields=["entry_code"])
-            table.entry_code = locked.entry_code
-    return table.entry_code
-
-
-def table_for_code(code: str) -> Table:
-    """The table a score-entry code opens.
-
-    :raises LeagueError: no such code, or the round is closed (the link
-        stops working with it).
-    """
-    table = (Table.objects.select_related("round__tournament").filter(entry_code=code).first()
-             if code else None)
-    if table is None:
-        raise LeagueError("this score-entry link is not known: use the QR code or link on the "
-                          "table's sheet")
-    if table.round.status == Round.Status.CLOSED:
-        raise LeagueError(f"round {table.round.number} is closed: its score entry has ended; "
-                          "ask the organiser for a correction")
-    return table
-
-
-def _same_sheet(a: dict, b: dict) -> bool:
-    keys = ("racks", "hands", "games", "scores")
-    return all(a.get(k) == b.get(k) for k in keys)
-
-
-def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str) -> SheetEntry:
-    """A player at the table enters a game's sheet (``{"racks": ...}``,
-    ``{"hands": ...}`` or ``{"okey_games": ...}``). The engine checks it at
-    once. A second player entering the same sheet confirms it: the result
-    is recorded (one confirmed result per game, as ever). A different sheet
-    from another player puts both in discrepancy for the organiser
-    (:func:`sheet_entry_accept`); nothing is overwritten. The same player
-    entering again replaces their own entry.
-
-    :raises LeagueError: the round is closed, the game has its result, the
-        name is not one of the table's players, or the sheet cannot be right.
-    """
-    name = (by or "").strip()
-    names = [s.entry.player.name for s in game.table.seats.select_related("entry__player")
-             if s.entry is not None]
-    if name not in names:
-        raise LeagueError(f"choose your name: one of {', '.join(names)}")
-    if game.table.round.status == Round.Status.CLOSED:
-        raise LeagueError(f"round {game.table.round.number} is closed")
-    if not isinstance(sheet, dict) or len(sheet) != 1 or \
-            next(iter(sheet)) not in ("racks", "hands", "okey_games"):
-        raise LeagueError("a sheet is racks, hands or game lines")
-    checked = score_sheet_check(game=game, **sheet)
-    with transaction.atomic():
-        TableGame.objects.select_for_update().get(pk=game.pk)
-        if game.results.filter(status=Result.Status.CONFIRMED).exists():
-            raise LeagueError(f"{game} has its result already; ask the organiser for a correction")
-        pending = list(game.sheet_entries.select_for_update().filter(
-            status__in=(SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY)))
-        for old in pending:
-            if old.by == name:
-                old.status = SheetEntry.Status.REPLACED
-                old.save(update_fields=["status"])
-        others = [e for e in pending if e.by != name]
-        entry = SheetEntry(game=game, by=name, sheet=sheet, checked=checked)
-        if not others:
-            entry.save()
-            return entry
-        if all(_same_sheet(o.checked, checked) for o in others):
-            _append_result(game=game, payload=checked,
-                           actor=f"table: {others[0].by}, confirmed by {name}", correction=False)
-            entry.status = SheetEntry.Status.CONFIRMED
-            entry.save()
-            for o in others:
-                o.status = SheetEntry.Status.CONFIRMED
-                o.save(update_fields=["status"])
-            return entry
-        entry.status = SheetEntry.Status.DISCREPANCY
-        entry.save()
-        for o in others:
-            o.status = SheetEntry.Status.DISCREPANCY
-            o.save(update_fields=["status"])
-        return entry
-
-
-def sheet_entry_accept(*, entry: SheetEntry, actor: str) -> Result:
-    """The organiser settles a discrepancy: ``entry`` becomes the game's
-    result (an event like any other), the other entries are set aside.
-
-    :raises LeagueError: the entry is not in discrepancy, or the game has
-        its result already.
-    """
-    with transaction.atomic():
-        entry = SheetEntry.objects.select_for_update().select_related("game").get(pk=entry.pk)
-        if entry.status != SheetEntry.Status.DISCREPANCY:
-            raise LeagueError(f"{entry.game}: {entry.by}'s entry is {entry.get_status_display()}, "
-                              "not in discrepancy")
-        if entry.game.results.filter(status=Result.Status.CONFIRMED).exists():
-            raise LeagueError(f"{entry.game} has its result already")
-        result = _append_result(game=entry.game, payload=entry.checked,
-                                actor=f"{actor}: accepted {entry.by}'s entry", correction=False)
-        entry.status = SheetEntry.Status.ACCEPTED
-        entry.save(update_fields=["status"])
-        entry.game.sheet_entries.filter(status=SheetEntry.Status.DISCREPANCY).update(
-            status=SheetEntry.Status.REPLACED)
-    return result

@@ -6,6 +6,7 @@ as :func:`league.services.score_sheet_check` reads it (:meth:`sheet`)."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext as _
 
 
 class ScoreSheetForm(forms.Form):
@@ -15,13 +16,13 @@ class ScoreSheetForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.seats = seats
         for seat in seats:
-            label = f"Seat {seat.position + 1}: {seat}"
+            label = _("Seat %(n)s: %(who)s") % {"n": seat.position + 1, "who": seat}
             initial = ""
             if current is not None and current.event.payload.get("racks"):
                 initial = current.event.payload["racks"][seat.position]
             self.fields[f"rack_{seat.position}"] = forms.CharField(
                 label=label, required=False, initial=initial,
-                help_text="tiles left, e.g. R7 K13 J; empty for the player who went out")
+                help_text=_("tiles left, e.g. R7 K13 J; empty for the player who went out"))
         self.correction = current is not None
 
     def racks(self) -> list[str]:
@@ -43,9 +44,10 @@ class ContractScoreSheetForm(forms.Form):
             for seat in seats:
                 initial = kept[h][seat.position] if kept else ""
                 self.fields[f"hand_{h + 1}_{seat.position}"] = forms.CharField(
-                    label=f"Hand {h + 1} ({contract_text(h)}), seat {seat.position + 1}: {seat}",
+                    label=_("Hand %(h)s (%(contract)s), seat %(n)s: %(who)s") % {
+                        "h": h + 1, "contract": contract_text(h), "n": seat.position + 1, "who": seat},
                     required=False, initial=initial,
-                    help_text="cards left, e.g. KD 7H JK; empty for the player who went out")
+                    help_text=_("cards left, e.g. KD 7H JK; empty for the player who went out"))
         self.correction = current is not None
 
     def hands(self) -> list[list[str]]:
@@ -65,25 +67,25 @@ class OkeyScoreSheetForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.seats = seats
         kept = current.event.payload.get("games", []) if current is not None else []
-        who = [("", "—"), ("none", "nobody (the middle ran out)")] + [
-            (str(s.position), f"seat {s.position + 1}: {s}") for s in seats]
-        shown = [("", "—")] + [(str(s.position), f"seat {s.position + 1}: {s}") for s in seats]
+        seat_names = [(str(s.position), _("seat %(n)s: %(who)s") % {"n": s.position + 1, "who": s}) for s in seats]
+        who = [("", "—"), ("none", _("nobody (the middle ran out)"))] + seat_names
+        shown = [("", "—")] + seat_names
         self.rows = []
         for k in range(1, self.LINES + 1):
             old = kept[k - 1] if k - 1 < len(kept) else {}
             won = "" if not old else ("none" if old["winner"] is None else str(old["winner"]))
-            self.fields[f"g{k}_winner"] = forms.ChoiceField(label=f"Game {k}: won by", choices=who,
+            self.fields[f"g{k}_winner"] = forms.ChoiceField(label=_("Game %(k)s: won by") % {"k": k}, choices=who,
                                                             required=False, initial=won)
             self.fields[f"g{k}_kind"] = forms.ChoiceField(
-                label="how", required=False, initial=old.get("kind") or "melds",
-                choices=[("melds", "sets and runs"), ("pairs", "seven pairs")])
-            self.fields[f"g{k}_okey"] = forms.BooleanField(label="finished with an okey", required=False,
+                label=_("how"), required=False, initial=old.get("kind") or "melds",
+                choices=[("melds", _("sets and runs")), ("pairs", _("seven pairs"))])
+            self.fields[f"g{k}_okey"] = forms.BooleanField(label=_("finished with an okey"), required=False,
                                                            initial=old.get("okey_finish", False))
-            self.fields[f"g{k}_coloured"] = forms.BooleanField(label="red or black indicator",
+            self.fields[f"g{k}_coloured"] = forms.BooleanField(label=_("red or black indicator"),
                                                                required=False,
                                                                initial=old.get("coloured", False))
             self.fields[f"g{k}_shown"] = forms.ChoiceField(
-                label="Compare Stone shown by", choices=shown, required=False,
+                label=_("Compare Stone shown by"), choices=shown, required=False,
                 initial="" if old.get("shown") is None else str(old["shown"]))
             self.rows.append((k, [f"g{k}_{x}" for x in ("winner", "kind", "okey", "coloured", "shown")]))
         self.correction = current is not None

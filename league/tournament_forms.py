@@ -8,6 +8,8 @@ from __future__ import annotations
 from django import forms
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from games.rule_forms import RuleOptionsField, VariantChoiceField
 
@@ -16,9 +18,28 @@ from .models import Tournament
 from .standings import METRICS
 
 
-def _metric_sentence(metric) -> str:
-    doc = (type(metric).__doc__ or "").strip().split("\n")[0]
-    return doc if doc and not doc.startswith("A ranking criterion") else ""  # the name says it
+def metric_sentence(metric) -> str:
+    """What a metric means: the first paragraph of its docstring (none for
+    the plain ones, whose name says it)."""
+    doc = (type(metric).__doc__ or "").strip()
+    first = " ".join(doc.split("\n\n")[0].split())
+    return first if first and not first.startswith("A ranking criterion") else ""
+
+
+#: the metric registry's names and sentences, for the catalogues
+#: (``tests/test_i18n.py`` checks that every metric's are here)
+METRIC_TEXTS = (
+    gettext_noop("Games won"), gettext_noop("Points"), gettext_noop("Fewest penalty points"),
+    gettext_noop("Points lost on racks: the sum of a player's negative game scores."),
+    gettext_noop("Best single game"), gettext_noop("Points per game"),
+    gettext_noop("Points per game played (fair to late arrivals and withdrawals)."),
+    gettext_noop("Head-to-head"),
+    gettext_noop("Among the players still tied: in the games where two or more of them met, how many of "
+                 "the others each one outscored (each pair per game)."),
+    gettext_noop("Opponents' wins"),
+    gettext_noop("Strength of the field met: the games won by everyone a player sat with, once per game "
+                 "shared (as Buchholz is in chess)."),
+)
 
 
 class TiebreakWidget(forms.Widget):
@@ -37,16 +58,21 @@ class TiebreakWidget(forms.Widget):
     def render(self, name, value, attrs=None, renderer=None):
         chosen = [k for k in (value if isinstance(value, list) else []) if k in METRICS]
         keys = chosen + [k for k in METRICS if k not in chosen]
+        def row(k):
+            title = gettext(METRICS[k].name)
+            sentence = metric_sentence(METRICS[k])
+            return (k, len(METRICS), name, k, name, k, chosen.index(k) + 1 if k in chosen else "",
+                    gettext("position of %(metric)s") % {"metric": title}, title,
+                    gettext(sentence) if sentence else "",
+                    gettext("move %(metric)s up") % {"metric": title},
+                    gettext("move %(metric)s down") % {"metric": title})
+
         rows = format_html_join("", '<tr data-metric="{}"><td><input type="number" min="1" max="{}" size="2" '
-                                    'name="{}__{}" id="id_{}__{}" value="{}" aria-label="position of {}"></td>'
+                                    'name="{}__{}" id="id_{}__{}" value="{}" aria-label="{}"></td>'
                                     '<td><b>{}</b> <span class="help">{}</span></td>'
-                                    '<td><button type="button" class="up" aria-label="move {} up">&uarr;</button>'
-                                    '<button type="button" class="down" aria-label="move {} down">&darr;</button>'
-                                    '</td></tr>',
-                                ((k, len(METRICS), name, k, name, k,
-                                  chosen.index(k) + 1 if k in chosen else "", METRICS[k].name,
-                                  METRICS[k].name, _metric_sentence(METRICS[k]), METRICS[k].name, METRICS[k].name)
-                                 for k in keys))
+                                    '<td><button type="button" class="up" aria-label="{}">&uarr;</button>'
+                                    '<button type="button" class="down" aria-label="{}">&darr;</button>'
+                                    '</td></tr>', (row(k) for k in keys))
         script = mark_safe(
             "<script>(function(t){t.addEventListener('click',function(e){var b=e.target.closest('button');"
             "if(!b)return;var r=b.closest('tr'),o=b.classList.contains('up')?r.previousElementSibling:"
@@ -54,8 +80,8 @@ class TiebreakWidget(forms.Widget):
             "else t.tBodies[0].insertBefore(o,r);var n=1;Array.prototype.forEach.call(t.tBodies[0].rows,"
             "function(x){var i=x.querySelector('input');if(i.value!==''){i.value=n++;}});});})"
             "(document.currentScript.previousElementSibling);</script>")
-        return format_html('<table class="tiebreaks"><thead><tr><th>Order</th><th>Tie-break</th><th></th></tr>'
-                           '</thead><tbody>{}</tbody></table>{}', rows, script)
+        return format_html('<table class="tiebreaks"><thead><tr><th>{}</th><th>{}</th><th></th></tr>'
+                           '</thead><tbody>{}</tbody></table>{}', _("Order"), _("Tie-break"), rows, script)
 
 
 class TiebreakField(forms.Field):
@@ -183,3 +209,21 @@ class NewTournamentForm(TournamentForm):
         model = Tournament
         fields = ["name", "club", "league", "date", "variant", "rules", "table_size", "rounds",
                   "seating_method", "tiebreaks", "ai_fill", "ai_level"]
+        labels = {"name": _("Name"), "club": _("Club"), "league": _("League"), "date": _("Date"),
+                  "table_size": _("Table size"), "rounds": _("Rounds"), "seating_method": _("Seating"),
+                  "ai_fill": _("AI seats"), "ai_level": _("AI level")}
+        help_texts = {"table_size": _("players at a table; with too few players some tables are smaller, "
+                                      "or AI seats fill them (below)"),
+                      "rounds": _("how many rounds the evening has (a Rummikub round is a game per seat)"),
+                      "ai_fill": _("fill short tables with AI seats instead of smaller tables"),
+                      "ai_level": _("how strong the AI seats play"),
+                      "date": _("the day of the event (YYYY-MM-DD)")}
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["variant"].label = _("Game")
+        self.fields["rules"].label = _("Rule options")
+        self.fields["rules"].help_text = _("the chosen game's rule options, its defaults set; each says what it does")
+        self.fields["tiebreaks"].label = _("Tie-breaks")
+        self.fields["tiebreaks"].help_text = _("number the tie-breaks in the order they decide "
+                                               "(blank: not used; empty: the family's default)")

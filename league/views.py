@@ -6,6 +6,7 @@ and, for staff, the check-in desk, which writes through :mod:`league.services`."
 from __future__ import annotations
 
 import csv
+from dataclasses import dataclass
 
 from django.http import HttpResponse
 from urllib.parse import quote
@@ -15,8 +16,11 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from . import selectors
+from . import table_entry as entries
 from .charts import places_chart
 from .models import Club, Entry, League, Player, Round, Tournament
 from .standings import METRICS
@@ -32,8 +36,17 @@ def _rows(standings, ratings=None):
     return out
 
 
+@dataclass(frozen=True)
+class _Column:
+    key: str
+    name: str
+    abbr: str
+    ascending: bool
+
+
 def _columns(precedence):
-    return [METRICS[k] for k in precedence]
+    """The standings' metric columns, named in the reader's language."""
+    return [_Column(k, gettext(METRICS[k].name), METRICS[k].abbr, METRICS[k].ascending) for k in precedence]
 
 
 def _boards(boards):
@@ -68,7 +81,7 @@ def tournament_standings(request, slug):
         "columns": _columns(tournament.precedence),
         "rows": _rows(standings, selectors.player_ratings(tournament.family)),
         "chart": mark_safe(places_chart(
-            series, title=f"Places over rounds: {tournament.name}")) if series else "",
+            series, title=_("Places over rounds: %(name)s") % {"name": tournament.name})) if series else "",
     })
 
 
@@ -105,30 +118,30 @@ def round_desk(request, slug, number):
         try:
             if action == "start":
                 services.round_start_clock(round=rnd)
-                done = f"round {rnd.number}'s clock started"
+                done = _("round %(n)s's clock started") % {"n": rnd.number}
             elif action == "close":
                 services.round_close(round=rnd)
-                done = f"round {rnd.number} closed"
+                done = _("round %(n)s closed") % {"n": rnd.number}
             elif action == "swap":
                 a, b = (_int(request.POST.get(k)) for k in ("seat_a", "seat_b"))
                 if a is None or b is None:
-                    raise services.LeagueError("choose the two seats to swap")
+                    raise services.LeagueError(_("choose the two seats to swap"))
                 rnd = services.round_swap(round=rnd, seat_a=a, seat_b=b)
-                done = (f"seats swapped: repeat meetings now {rnd.repeat_mates}, "
-                        f"repeat seats {rnd.repeat_seats}")
+                done = (_("seats swapped: repeat meetings now %(m)s, repeat seats %(s)s")
+                        % {"m": rnd.repeat_mates, "s": rnd.repeat_seats})
             elif action == "reseat":
                 rnd = services.round_reseat(round=rnd)
-                done = (f"round {rnd.number} seated again (seed {rnd.seed}): "
-                        f"print the new sheets")
+                done = (_("round %(n)s seated again (seed %(seed)s): print the new sheets")
+                        % {"n": rnd.number, "seed": rnd.seed})
             elif action == "accept":
                 from .models import SheetEntry
 
                 entry = get_object_or_404(SheetEntry, pk=request.POST.get("entry") or 0,
                                           game__table__round=rnd)
-                services.sheet_entry_accept(entry=entry, actor=request.user.get_username())
-                done = f"{entry.game}: {entry.by}'s sheet accepted"
+                entries.sheet_entry_accept(entry=entry, actor=request.user.get_username())
+                done = _("%(game)s: %(by)s's sheet accepted") % {"game": entry.game, "by": entry.by}
             else:
-                raise services.LeagueError(f"unknown action {action!r} (start, close, swap, reseat or accept)")
+                raise services.LeagueError(_("unknown action %(a)r (start, close, swap, reseat or accept)") % {"a": action})
         except services.LeagueError as exc:
             message, status = str(exc), 400
         else:
@@ -137,7 +150,7 @@ def round_desk(request, slug, number):
     tables = selectors.round_desk(rnd)
     for t in tables:
         if rnd.status != Round.Status.CLOSED:
-            t["entry_url"] = reverse("league:table-entry", args=[services.table_entry_code(table=t["table"])])
+            t["entry_url"] = reverse("league:table-entry", args=[entries.table_entry_code(table=t["table"])])
     counts = {s: sum(1 for t in tables if t["state"] == s) for s in selectors.DESK_STATES}
     final = selectors.round_seating_final(rnd)
     swap = None
@@ -145,17 +158,18 @@ def round_desk(request, slug, number):
         a, b = _int(request.GET.get("a")), _int(request.GET.get("b"))
         swap = selectors.round_swap_cost(rnd, a, b) if a is not None and b is not None else None
         if swap is None:
-            message, status = "choose two different seats of this round to swap", 400
+            message, status = _("choose two different seats of this round to swap"), 400
         else:
             swap |= {"seat_a": a, "seat_b": b}
     seats = [] if final else [
-        {"pk": s.pk, "label": f"table {t['table'].number}, seat {s.position + 1}: {s}"}
+        {"pk": s.pk, "label": _("table %(t)s, seat %(s)s: %(who)s") % {"t": t["table"].number, "s": s.position + 1,
+                                                                    "who": s}}
         for t in tables for s in t["seats"]]
     every = request.GET.get("every", "15")
     every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 15
     return render(request, "league/round_desk.html", {
         "tournament": tournament, "round": rnd, "tables": tables, "every": every,
-        "counts": [(s, counts[s]) for s in selectors.DESK_STATES if counts[s]],
+        "counts": [(s, counts[s], selectors.DESK_STATE_LABELS[s]) for s in selectors.DESK_STATES if counts[s]],
         "message": message, "error": status != 200,
         "all_in": bool(tables) and all(t["state"] == "result in" for t in tables),
         "seats": seats, "swap": swap, "seating_final": final,
@@ -202,21 +216,21 @@ def check_in(request, slug):
         try:
             if action == "walk-in":
                 entry = services.entry_walk_in(tournament=tournament, name=request.POST.get("name", ""))
-                message = f"{entry.player.name} entered and checked in"
+                message = _("%(name)s entered and checked in") % {"name": entry.player.name}
             else:
                 entry = get_object_or_404(Entry, pk=request.POST.get("entry") or 0, tournament=tournament)
                 if action == "in":
                     services.entry_check_in(entry=entry)
-                    message = f"{entry.player.name} checked in"
+                    message = _("%(name)s checked in") % {"name": entry.player.name}
                 elif action == "out":
                     entry.checked_in = False
                     entry.save(update_fields=["checked_in"])
-                    message = f"{entry.player.name} not here after all"
+                    message = _("%(name)s not here after all") % {"name": entry.player.name}
                 elif action == "withdraw":
                     services.entry_withdraw(entry=entry)
-                    message = f"{entry.player.name} withdrew"
+                    message = _("%(name)s withdrew") % {"name": entry.player.name}
                 else:
-                    raise services.LeagueError(f"unknown action {action!r}")
+                    raise services.LeagueError(_("unknown action %(a)r") % {"a": action})
         except services.LeagueError as exc:
             message, status = str(exc), 400
         if status == 200:
@@ -246,7 +260,7 @@ def players_import(request):
         text = request.POST.get("csv", "")
         if upload is not None:
             if upload.size > 2_000_000:
-                text, context["error"] = "", "the file is larger than 2 MB"
+                text, context["error"] = "", _("the file is larger than 2 MB")
             else:
                 text = upload.read().decode("utf-8-sig", errors="replace")
         if "error" not in context:
@@ -274,9 +288,9 @@ def players_import(request):
 
 
 def _import_summary(done: dict, tournament=None) -> str:
-    text = f"{done['created']} player(s) added, {done['updated']} updated, {done['skipped']} skipped"
+    text = _("%(created)s player(s) added, %(updated)s updated, %(skipped)s skipped") % done
     if tournament is not None:
-        text += f"; {len(done['players'])} entered in {tournament.name}"
+        text += "; " + _("%(n)s entered in %(name)s") % {"n": len(done["players"]), "name": tournament.name}
     return text
 
 
@@ -313,7 +327,7 @@ def _round_paper(request, tournament, rnd) -> dict:
         games = t["games"]
         entry_url = None
         if games and getattr(request.user, "is_staff", False) and rnd.status != Round.Status.CLOSED:
-            code = services.table_entry_code(table=t["table"])
+            code = entries.table_entry_code(table=t["table"])
             entry_url = request.build_absolute_uri(reverse("league:table-entry", args=[code]))
         qr = mark_safe(segno.make(entry_url, error="m").svg_inline(scale=3, dark="#000")) if entry_url else ""
         sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url})
@@ -378,7 +392,7 @@ def club_detail(request, slug):
     if chart_tournament is not None:
         members = club.players.values_list("pk", flat=True)
         series = selectors.tournament_places_series(chart_tournament, players=members)
-        chart = places_chart(series, title=f"Places over rounds: {chart_tournament.name}")
+        chart = places_chart(series, title=_("Places over rounds: %(name)s") % {"name": chart_tournament.name})
     return render(request, "league/club.html", {
         "club": club, "boards": _boards(selectors.club_leaderboards(club)),
         "chart": mark_safe(chart), "chart_tournament": chart_tournament,
@@ -469,7 +483,7 @@ def table_entry(request, code):
     from .sheet_forms import form_for, sheet_of
 
     try:
-        table = services.table_for_code(code)
+        table = entries.table_for_code(code)
     except services.LeagueError as exc:
         return render(request, "league/table_entry.html", {"refused": str(exc)}, status=404)
     tournament = table.round.tournament
@@ -480,25 +494,26 @@ def table_entry(request, code):
     if request.method == "POST":
         game = next((g for g in games if str(g.pk) == request.POST.get("game", "")), None)
         if game is None:
-            message, error, status = "choose one of this table's games", True, 400
+            message, error, status = _("choose one of this table's games"), True, 400
         else:
             form = form_for(tournament.family)(request.POST, seats=seats)
             posted = (game.pk, form)
             if form.is_valid():
                 try:
-                    entry = services.sheet_entry_submit(game=game, sheet=sheet_of(form),
+                    entry = entries.sheet_entry_submit(game=game, sheet=sheet_of(form),
                                                         by=request.POST.get("by", ""))
                 except services.LeagueError as exc:
                     message, error, status = str(exc), True, 400
                 else:
-                    done = {SheetEntry.Status.ENTERED: f"{game}: entered by {entry.by}; another "
-                                                         "player now confirms it",
-                            SheetEntry.Status.CONFIRMED: f"{game}: confirmed, the result is recorded",
-                            SheetEntry.Status.DISCREPANCY: f"{game}: differs from the other entry; "
-                                                           "the organiser decides"}[entry.status]
+                    done = {SheetEntry.Status.ENTERED: _("%(game)s: entered by %(by)s; another "
+                                                         "player now confirms it"),
+                            SheetEntry.Status.CONFIRMED: _("%(game)s: confirmed, the result is recorded"),
+                            SheetEntry.Status.DISCREPANCY: _("%(game)s: differs from the other entry; "
+                                                           "the organiser decides")}[entry.status]
+                    done = done % {"game": game, "by": entry.by}
                     return redirect(f"{request.path}?done={quote(done)}")
             else:
-                message, error, status = "the sheet has errors: see below", True, 400
+                message, error, status = _("the sheet has errors: see below"), True, 400
     rows = []
     for game in games:
         result = game.results.filter(status="confirmed").first()

@@ -11,7 +11,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from league import services
+from league import services, table_entry
 from league.models import Result, ResultEvent, SheetEntry, Table, TableGame
 
 pytestmark = pytest.mark.django_db
@@ -25,7 +25,7 @@ def table(make_tournament):
     t = make_tournament(4, rounds=1)
     rnd = services.round_seat(tournament=t, seed="entry")
     table = Table.objects.get(round=rnd)
-    return table, services.table_entry_code(table=table)
+    return table, table_entry.table_entry_code(table=table)
 
 
 def names(table):

@@ -1,0 +1,131 @@
+"""Score entry at the table, on a phone, with no account: each table's short
+link (``/s/<code>/``), and the players' sheet entries, double-confirmed as
+Tabbycat's ballots are: the same sheet entered by a second player records
+the result (through :func:`league.services.result_record_score_sheet`); a
+different one opens a discrepancy the organiser settles by accepting one
+entry. Entries are never edited into a result.
+
+The same conventions as :mod:`league.services`: keyword arguments, one
+transaction per write, :class:`~league.services.LeagueError` in words.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.db import transaction
+
+from .models import Result, Round, SheetEntry, Table, TableGame
+from .services import LeagueError, result_append, score_sheet_check
+
+def table_entry_code(*, table: Table) -> str:
+    """The table's short code for its score-entry page (``/s/<code>/``),
+    made on first use."""
+    if not table.entry_code:
+        with transaction.atomic():
+            locked = Table.objects.select_for_update().get(pk=table.pk)
+            if not locked.entry_code:
+                locked.entry_code = secrets.token_urlsafe(6)
+                locked.save(update_fields=["entry_code"])
+            table.entry_code = locked.entry_code
+    return table.entry_code
+
+
+def table_for_code(code: str) -> Table:
+    """The table a score-entry code opens.
+
+    :raises LeagueError: no such code, or the round is closed (the link
+        stops working with it).
+    """
+    table = (Table.objects.select_related("round__tournament").filter(entry_code=code).first()
+             if code else None)
+    if table is None:
+        raise LeagueError("this score-entry link is not known: use the QR code or link on the "
+                          "table's sheet")
+    if table.round.status == Round.Status.CLOSED:
+        raise LeagueError(f"round {table.round.number} is closed: its score entry has ended; "
+                          "ask the organiser for a correction")
+    return table
+
+
+def _same_sheet(a: dict, b: dict) -> bool:
+    keys = ("racks", "hands", "games", "scores")
+    return all(a.get(k) == b.get(k) for k in keys)
+
+
+def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str) -> SheetEntry:
+    """A player at the table enters a game's sheet (``{"racks": ...}``,
+    ``{"hands": ...}`` or ``{"okey_games": ...}``). The engine checks it at
+    once. A second player entering the same sheet confirms it: the result
+    is recorded (one confirmed result per game, as ever). A different sheet
+    from another player puts both in discrepancy for the organiser
+    (:func:`sheet_entry_accept`); nothing is overwritten. The same player
+    entering again replaces their own entry.
+
+    :raises LeagueError: the round is closed, the game has its result, the
+        name is not one of the table's players, or the sheet cannot be right.
+    """
+    name = (by or "").strip()
+    names = [s.entry.player.name for s in game.table.seats.select_related("entry__player")
+             if s.entry is not None]
+    if name not in names:
+        raise LeagueError(f"choose your name: one of {', '.join(names)}")
+    if game.table.round.status == Round.Status.CLOSED:
+        raise LeagueError(f"round {game.table.round.number} is closed")
+    if not isinstance(sheet, dict) or len(sheet) != 1 or \
+            next(iter(sheet)) not in ("racks", "hands", "okey_games"):
+        raise LeagueError("a sheet is racks, hands or game lines")
+    checked = score_sheet_check(game=game, **sheet)
+    with transaction.atomic():
+        TableGame.objects.select_for_update().get(pk=game.pk)
+        if game.results.filter(status=Result.Status.CONFIRMED).exists():
+            raise LeagueError(f"{game} has its result already; ask the organiser for a correction")
+        pending = list(game.sheet_entries.select_for_update().filter(
+            status__in=(SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY)))
+        for old in pending:
+            if old.by == name:
+                old.status = SheetEntry.Status.REPLACED
+                old.save(update_fields=["status"])
+        others = [e for e in pending if e.by != name]
+        entry = SheetEntry(game=game, by=name, sheet=sheet, checked=checked)
+        if not others:
+            entry.save()
+            return entry
+        if all(_same_sheet(o.checked, checked) for o in others):
+            result_append(game=game, payload=checked,
+                           actor=f"table: {others[0].by}, confirmed by {name}", correction=False)
+            entry.status = SheetEntry.Status.CONFIRMED
+            entry.save()
+            for o in others:
+                o.status = SheetEntry.Status.CONFIRMED
+                o.save(update_fields=["status"])
+            return entry
+        entry.status = SheetEntry.Status.DISCREPANCY
+        entry.save()
+        for o in others:
+            o.status = SheetEntry.Status.DISCREPANCY
+            o.save(update_fields=["status"])
+        return entry
+
+
+def sheet_entry_accept(*, entry: SheetEntry, actor: str) -> Result:
+    """The organiser settles a discrepancy: ``entry`` becomes the game's
+    result (an event like any other), the other entries are set aside.
+
+    :raises LeagueError: the entry is not in discrepancy, or the game has
+        its result already.
+    """
+    with transaction.atomic():
+        entry = SheetEntry.objects.select_for_update().select_related("game").get(pk=entry.pk)
+        if entry.status != SheetEntry.Status.DISCREPANCY:
+            raise LeagueError(f"{entry.game}: {entry.by}'s entry is {entry.get_status_display()}, "
+                              "not in discrepancy")
+        if entry.game.results.filter(status=Result.Status.CONFIRMED).exists():
+            raise LeagueError(f"{entry.game} has its result already")
+        result = result_append(game=entry.game, payload=entry.checked,
+                                actor=f"{actor}: accepted {entry.by}'s entry", correction=False)
+        entry.status = SheetEntry.Status.ACCEPTED
+        entry.save(update_fields=["status"])
+        entry.game.sheet_entries.filter(status=SheetEntry.Status.DISCREPANCY).update(
+            status=SheetEntry.Status.REPLACED)
+    return result
