@@ -205,8 +205,10 @@ def projector(request, slug):
 @staff_member_required
 def check_in(request, slug):
     """The check-in desk, for a phone: a search box, one tap per arriving
-    player, a walk-in added in one line, a drop-out withdrawn. Rounds are
-    seated only from checked-in players (late arrivals from the next round)."""
+    player, a walk-in added in one line, a drop-out withdrawn, and "Seat
+    round N" once the previous round is closed (then on to that round's
+    desk). Rounds are seated only from checked-in players (late arrivals
+    from the next round)."""
     from . import services
 
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -214,6 +216,12 @@ def check_in(request, slug):
     if request.method == "POST":
         action = request.POST.get("action", "")
         try:
+            if action == "seat":
+                rnd = services.round_seat(tournament=tournament)
+                done = (_("round %(n)s seated at %(tables)s tables (repeat table-mates %(mates)s)")
+                        % {"n": rnd.number, "tables": rnd.tables.count(), "mates": rnd.repeat_mates})
+                return redirect(reverse("league:round-desk", args=[tournament.slug, rnd.number])
+                                + f"?done={quote(done)}")
             if action == "walk-in":
                 entry = services.entry_walk_in(tournament=tournament, name=request.POST.get("name", ""))
                 message = _("%(name)s entered and checked in") % {"name": entry.player.name}
@@ -236,7 +244,11 @@ def check_in(request, slug):
         if status == 200:
             return redirect(f"{request.path}?done={quote(message)}")
     entries = list(tournament.entries.select_related("player").order_by("player__name"))
+    latest = tournament.round_set.order_by("-number").first()
     return render(request, "league/check_in.html", {
+        "latest": latest, "can_seat": (latest is None or latest.status == Round.Status.CLOSED)
+        and (latest.number if latest else 0) < tournament.rounds,
+        "next_round": (latest.number if latest else 0) + 1,
         "tournament": tournament, "entries": entries, "message": message or request.GET.get("done", ""),
         "error": status != 200, "present": sum(1 for e in entries if e.checked_in and e.withdrawn_after is None),
     }, status=status)
@@ -567,7 +579,7 @@ def tournament_new(request):
             slug, n = f"{base}-{n}", n + 1
         tournament.slug = slug
         tournament.save()
-        done = f"{tournament.name} created: check the players in"
+        done = _("%(name)s created: check the players in") % {"name": tournament.name}
         return redirect(f"{reverse('league:check-in', args=[tournament.slug])}?done={quote(done)}")
     return render(request, "league/tournament_new.html", {
         "form": form, "variant": cls, "variants": [(c.variant, f"{selectors.family_name(c.family)} · "

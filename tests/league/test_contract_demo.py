@@ -48,3 +48,21 @@ def test_demo_plays_a_recorded_contract_tournament(client, capsys):
                  okey_players=0)
     assert "demo contract tournament has already been played" in capsys.readouterr().out
     assert Result.objects.filter(game__table__round__tournament=t).count() == 2
+
+
+@pytest.mark.django_db
+def test_demo_prints_the_organisers_links_and_its_development_login(capsys, settings):
+    """With DEBUG the demo makes its development admin (admin / admin) and
+    says so next to the organiser's links, also on a second run."""
+    from django.contrib.auth import get_user_model
+
+    settings.DEBUG = True
+    call_command("demo", players=4, rounds=1, contract_players=0, okey_players=0)
+    out = capsys.readouterr().out
+    assert "The organiser's evening (staff, signed in (demo login admin / admin: development only)):" in out
+    for link in ("/admin/login/?next=/t/demo-night/check-in/", "/tournaments/new/", "/t/demo-night/check-in/",
+                 "/t/demo-night/round/1/desk/", "/t/demo-night/round/1/print.pdf", "/t/demo-night/projector/"):
+        assert link in out, link
+    assert get_user_model().objects.get(username="admin").check_password("admin")
+    call_command("demo", players=4, rounds=1, contract_players=0, okey_players=0)
+    assert "demo login admin / admin" in capsys.readouterr().out

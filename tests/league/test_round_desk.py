@@ -139,3 +139,20 @@ def test_two_seats_are_swapped_by_hand_with_the_cost_shown_first(official, make_
     assert bad.status_code == 400 and "clock has started: its seating is final" in bad.content.decode()
     assert [s.entry_id for s in Seat.objects.filter(table__round=r2).order_by("table__number", "position")] == before
     assert 'id="seating-change"' not in official.get(url).content.decode()
+
+
+def test_the_check_in_desk_seats_the_next_round_and_the_desk_offers_the_one_after(official, make_tournament):
+    t = make_tournament(8, rounds=2)
+    desk = official.get(f"/t/{t.slug}/check-in/").content.decode()
+    assert 'id="seat-round"' in desk and "Seat round 1" in desk
+    response = official.post(f"/t/{t.slug}/check-in/", {"action": "seat"})
+    assert response.status_code == 302 and response["Location"].startswith(f"/t/{t.slug}/round/1/desk/")
+    assert "round%201%20seated%20at%202%20tables" in response["Location"]
+    again = official.post(f"/t/{t.slug}/check-in/", {"action": "seat"})
+    assert again.status_code == 400 and "round 1 is not closed yet" in again.content.decode()
+    assert Round.objects.filter(tournament=t).count() == 1
+    page = official.get(f"/t/{t.slug}/check-in/").content.decode()
+    assert 'id="seat-round"' not in page and 'id="round-desk"' in page
+    Round.objects.filter(tournament=t).update(status=Round.Status.CLOSED)
+    closed = official.get(f"/t/{t.slug}/round/1/desk/").content.decode()
+    assert 'id="seat-next"' in closed and "Seat round 2" in closed

@@ -98,6 +98,8 @@ class Command(BaseCommand):
         if settings.DEBUG and not opts["no_admin"] and not User.objects.filter(
                 is_superuser=True).exists():
             User.objects.create_superuser("admin", "admin@example.invalid", "admin")
+        demo_admin = User.objects.filter(username="admin", is_superuser=True).first()
+        if settings.DEBUG and demo_admin is not None and demo_admin.check_password("admin"):
             admin_note = " (demo login admin / admin: development only)"
         base = opts["base_url"].rstrip("/")
         self.stdout.write(
@@ -115,11 +117,12 @@ class Command(BaseCommand):
                f"{base}/t/{OKEY_SLUG}/round/1/)\n" if okey else "")
             + f"  admin         {base}/admin/league/tournament/{tournament.pk}/change/"
             f"{admin_note}\n"
-            f"The organiser's evening (staff, signed in):\n"
+            f"The organiser's evening (staff, signed in{admin_note}):\n"
+            f"  sign in       {base}/admin/login/?next=/t/{SLUG}/check-in/\n"
             f"  new event     {base}/tournaments/new/\n"
             f"  check-in      {base}/t/{SLUG}/check-in/\n"
             f"  round desk    {base}/t/{SLUG}/round/1/desk/\n"
-            f"  print round 1 {base}/t/{SLUG}/round/1/print/\n"
+            f"  print round 1 {base}/t/{SLUG}/round/1/print/   (PDF: {base}/t/{SLUG}/round/1/print.pdf)\n"
             f"  projector     {base}/t/{SLUG}/projector/\n"
             f"  players CSV   {base}/players/import/   (export: {base}/players.csv)\n"
             f"Play in the browser: {base}/games/new/   (open games: {base}/games/)\n")
