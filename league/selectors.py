@@ -386,8 +386,11 @@ def round_desk(rnd: Round) -> list[dict]:
     for t in round_tables(rnd):
         games = t["games"]
         streams = [g["game"].stream_id for g in games if g["game"].stream_id]
-        disputed = bool(streams) and Dispute.objects.filter(
-            game_id__in=streams, status__in=("waiting", "running")).exists()
+        table_disputes = list(Dispute.objects.filter(game_id__in=streams).order_by("pk")) if streams else []
+        number_of = {g["game"].stream_id: g["game"].number for g in games}
+        for d in table_disputes:
+            d.table_game_number = number_of.get(d.game_id)
+        disputed = any(d.status in ("waiting", "running") for d in table_disputes)
         done = sum(1 for g in games if g["result"])
         started = [g["game"].stream for g in games if g["game"].stream_id]
         entries = list(SheetEntry.objects.filter(
@@ -408,7 +411,8 @@ def round_desk(rnd: Round) -> list[dict]:
             state = "entered"
         else:
             state = "waiting"
-        tables.append({**t, "state": state, "state_label": DESK_STATE_LABELS[state], "clashes": clashes, "entries": entries, "done": done, "count": len(games),
+        tables.append({**t, "state": state, "state_label": DESK_STATE_LABELS[state], "disputes": table_disputes,
+                       "streamed": [g["game"] for g in games if g["game"].stream_id], "clashes": clashes, "entries": entries, "done": done, "count": len(games),
                        "names": [s.entry.player.name if s.entry else str(s) for s in t["seats"]]})
     return tables
 

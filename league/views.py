@@ -94,6 +94,14 @@ def round_detail(request, slug, number):
     })
 
 
+def _dispute_kinds(family: str) -> list[tuple[str, str]]:
+    """The dispute kinds the family's judge answers, with what each means."""
+    from games.disputes import FAMILY_KINDS
+    from games.models import Dispute
+
+    return [(kind, Dispute.Kind(kind).label) for kind in FAMILY_KINDS.get(family, ())]
+
+
 def _int(text) -> int | None:
     return int(text) if isinstance(text, str) and text.isdigit() else None
 
@@ -107,7 +115,9 @@ def round_desk(request, slug, number):
     round's clock; "Close the round" closes it once every result is in.
     Until play begins the organiser may swap two seats by hand, seeing first
     what the swap does to repeat meetings and repeat seats (``?a=&b=``), or
-    draw the seating again."""
+    draw the seating again. For a game played through the system the desk
+    opens a dispute on one of its moves and shows each dispute's verdict
+    once a worker has judged it."""
     from . import services
 
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -133,6 +143,25 @@ def round_desk(request, slug, number):
                 rnd = services.round_reseat(round=rnd)
                 done = (_("round %(n)s seated again (seed %(seed)s): print the new sheets")
                         % {"n": rnd.number, "seed": rnd.seed})
+            elif action == "dispute":
+                from games import disputes
+                from games.errors import GameServiceError
+
+                from .models import TableGame
+
+                game = get_object_or_404(TableGame, pk=_int(request.POST.get("game")) or 0, table__round=rnd,
+                                         stream__isnull=False)
+                move = _int(request.POST.get("move"))
+                if move is None:
+                    raise services.LeagueError(_("give the number of the move to dispute"))
+                try:
+                    opened = disputes.dispute_open(game=game.stream_id, move_version=move,
+                                                   kind=request.POST.get("kind", ""),
+                                                   actor=request.user.get_username())
+                except GameServiceError as exc:
+                    raise services.LeagueError(str(exc)) from None
+                done = (_("%(game)s: dispute on move %(move)s opened (%(status)s)")
+                        % {"game": game, "move": move, "status": opened.get_status_display()})
             elif action == "accept":
                 from .models import SheetEntry
 
@@ -141,7 +170,8 @@ def round_desk(request, slug, number):
                 entries.sheet_entry_accept(entry=entry, actor=request.user.get_username())
                 done = _("%(game)s: %(by)s's sheet accepted") % {"game": entry.game, "by": entry.by}
             else:
-                raise services.LeagueError(_("unknown action %(a)r (start, close, swap, reseat or accept)") % {"a": action})
+                raise services.LeagueError(_("unknown action %(a)r (start, close, swap, reseat, dispute or accept)")
+                                           % {"a": action})
         except services.LeagueError as exc:
             message, status = str(exc), 400
         else:
@@ -172,7 +202,7 @@ def round_desk(request, slug, number):
         "counts": [(s, counts[s], selectors.DESK_STATE_LABELS[s]) for s in selectors.DESK_STATES if counts[s]],
         "message": message, "error": status != 200,
         "all_in": bool(tables) and all(t["state"] == "result in" for t in tables),
-        "seats": seats, "swap": swap, "seating_final": final,
+        "seats": seats, "swap": swap, "seating_final": final, "kinds": _dispute_kinds(tournament.family),
     }, status=status)
 
 

@@ -121,6 +121,11 @@ def test_the_projector_shows_the_draw_by_name_and_the_standings(make_tournament)
     names = re.findall(r'<span class="name">([^<]+)</span> <span class="table">table (\d+)', page)
     assert len(names) == 4 and [n for n, _ in names] == sorted((n for n, _ in names), key=str.casefold)
     assert "After the first round" in page and 'content="10"' in page
+    assert 'id="round-clock"' not in page
+    services.round_start_clock(round=rnd)                      # the round's clock, for everyone
+    page = Client().get(f"/t/{t.slug}/projector/").content.decode()
+    rnd.refresh_from_db()
+    assert f'id="round-clock" data-started="{int(rnd.started_at.timestamp())}"' in page
     from league.models import TableGame
 
     for game in TableGame.objects.filter(table__round=rnd):

@@ -156,3 +156,37 @@ def test_the_check_in_desk_seats_the_next_round_and_the_desk_offers_the_one_afte
     Round.objects.filter(tournament=t).update(status=Round.Status.CLOSED)
     closed = official.get(f"/t/{t.slug}/round/1/desk/").content.decode()
     assert 'id="seat-next"' in closed and "Seat round 2" in closed
+
+
+def test_the_desk_opens_a_dispute_and_shows_the_verdict(official, make_tournament):
+    """An Okey table played through the system: the organiser disputes the
+    finishing move from the desk; the worker's verdict is shown there. A
+    move that is not a finish, or no move number, is refused in words."""
+    from games.models import Dispute
+
+    t = make_tournament(4, rounds=1, family="okey", variant="okey", table_size=4,
+                        rules={"start_points": 2}, ai_level="greedy")
+    rnd = services.round_seat(tournament=t, seed="verdict")
+    game = services.table_game_open_stream(game=TableGame.objects.get(table__round=rnd), all_ai=True)
+    assert ai_seats_play(game_id=game.stream_id).status == "game-over"
+    finish = Event.objects.filter(game_id=game.stream_id, type="MoveRecorded",
+                                  payload__move__startswith="finish").latest("version")
+    url = f"/t/{t.slug}/round/1/desk/"
+    page = official.get(url).content.decode()
+    assert 'class="open-dispute"' in page and '<option value="winning_hand">' in page
+    bad = official.post(url, {"action": "dispute", "game": game.pk, "move": "", "kind": "winning_hand"})
+    assert bad.status_code == 400 and "give the number of the move to dispute" in bad.content.decode()
+    bad = official.post(url, {"action": "dispute", "game": game.pk, "move": finish.version - 1,
+                              "kind": "winning_hand"})
+    assert bad.status_code == 400 and not Dispute.objects.exists()
+    response = official.post(url, {"action": "dispute", "game": game.pk, "move": finish.version,
+                                   "kind": "winning_hand"})
+    assert response.status_code == 302 and "dispute%20on%20move" in response["Location"]
+    dispute = Dispute.objects.get()
+    assert (dispute.actor, dispute.move_version) == ("desk", finish.version)
+    assert states(official.get(url).content.decode()) == {1: "disputed"}
+    disputes.dispute_resolve(dispute_id=dispute.pk)                  # what the worker does
+    dispute.refresh_from_db()
+    page = official.get(url).content.decode()
+    assert f'data-dispute="{dispute.pk}" data-status="done"' in page
+    assert '<b class="verdict">not upheld</b>' in page and dispute.summary in page
