@@ -320,7 +320,8 @@ class SheetEntry(models.Model):
     phone), waiting for a second player to confirm it, as a ballot is
     double-confirmed in Tabbycat: the same sheet from another player records
     the result; a different one opens a discrepancy for the organiser, who
-    accepts one of them. Entries are never edited into a result: the result
+    accepts one of them (or accepts a lone entry, or sends entries back to
+    be entered again). Entries are never edited into a result: the result
     is a :class:`ResultEvent` of its own."""
 
     class Status(models.TextChoices):
@@ -328,7 +329,8 @@ class SheetEntry(models.Model):
         CONFIRMED = "confirmed", _("confirmed by a second player")
         DISCREPANCY = "discrepancy", _("differs from another player's entry")
         ACCEPTED = "accepted", _("accepted by the organiser")
-        REPLACED = "replaced", "replaced"
+        REPLACED = "replaced", _("replaced")
+        RETURNED = "returned", _("sent back by the organiser")
 
     game = models.ForeignKey(TableGame, on_delete=models.CASCADE, related_name="sheet_entries")
     by = models.CharField(max_length=120, help_text="the player who entered it")

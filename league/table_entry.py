@@ -18,6 +18,9 @@ from django.db import transaction
 from .models import Result, Round, SheetEntry, Table, TableGame
 from .services import LeagueError, result_append, score_sheet_check
 
+#: entries waiting for a second player or for the organiser
+OPEN = (SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY)
+
 def table_entry_code(*, table: Table) -> str:
     """The table's short code for its score-entry page (``/s/<code>/``),
     made on first use."""
@@ -109,23 +112,39 @@ def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str) -> SheetEntry:
 
 
 def sheet_entry_accept(*, entry: SheetEntry, actor: str) -> Result:
-    """The organiser settles a discrepancy: ``entry`` becomes the game's
-    result (an event like any other), the other entries are set aside.
+    """The organiser records ``entry`` as the game's result (an event like
+    any other): one side of a discrepancy, or a lone entry nobody has
+    confirmed yet; the game's other open entries are set aside.
 
-    :raises LeagueError: the entry is not in discrepancy, or the game has
-        its result already.
+    :raises LeagueError: the entry is not open (entered or in discrepancy),
+        or the game has its result already.
     """
     with transaction.atomic():
         entry = SheetEntry.objects.select_for_update().select_related("game").get(pk=entry.pk)
-        if entry.status != SheetEntry.Status.DISCREPANCY:
+        if entry.status not in OPEN:
             raise LeagueError(f"{entry.game}: {entry.by}'s entry is {entry.get_status_display()}, "
-                              "not in discrepancy")
+                              "not waiting for the organiser")
         if entry.game.results.filter(status=Result.Status.CONFIRMED).exists():
             raise LeagueError(f"{entry.game} has its result already")
         result = result_append(game=entry.game, payload=entry.checked,
-                                actor=f"{actor}: accepted {entry.by}'s entry", correction=False)
+                               actor=f"{actor}: accepted {entry.by}'s entry", correction=False)
         entry.status = SheetEntry.Status.ACCEPTED
         entry.save(update_fields=["status"])
-        entry.game.sheet_entries.filter(status=SheetEntry.Status.DISCREPANCY).update(
-            status=SheetEntry.Status.REPLACED)
+        entry.game.sheet_entries.filter(status__in=OPEN).update(status=SheetEntry.Status.REPLACED)
     return result
+
+
+def sheet_entry_send_back(*, entry: SheetEntry) -> int:
+    """The organiser sends a game's open entries back: the table enters the
+    sheet again (its page says so). Returns how many were sent back.
+
+    :raises LeagueError: the entry is not open, or the game has its result.
+    """
+    with transaction.atomic():
+        entry = SheetEntry.objects.select_for_update().select_related("game").get(pk=entry.pk)
+        if entry.status not in OPEN:
+            raise LeagueError(f"{entry.game}: {entry.by}'s entry is {entry.get_status_display()}, "
+                              "not waiting for the organiser")
+        if entry.game.results.filter(status=Result.Status.CONFIRMED).exists():
+            raise LeagueError(f"{entry.game} has its result already: enter a correction instead")
+        return entry.game.sheet_entries.filter(status__in=OPEN).update(status=SheetEntry.Status.RETURNED)

@@ -169,8 +169,15 @@ def round_desk(request, slug, number):
                                           game__table__round=rnd)
                 entries.sheet_entry_accept(entry=entry, actor=request.user.get_username())
                 done = _("%(game)s: %(by)s's sheet accepted") % {"game": entry.game, "by": entry.by}
+            elif action == "send-back":
+                from .models import SheetEntry
+
+                entry = get_object_or_404(SheetEntry, pk=_int(request.POST.get("entry")) or 0,
+                                          game__table__round=rnd)
+                entries.sheet_entry_send_back(entry=entry)
+                done = _("%(game)s: sent back to the table to enter again") % {"game": entry.game}
             else:
-                raise services.LeagueError(_("unknown action %(a)r (start, close, swap, reseat, dispute or accept)")
+                raise services.LeagueError(_("unknown action %(a)r (start, close, swap, reseat, dispute, accept or send-back)")
                                            % {"a": action})
         except services.LeagueError as exc:
             message, status = str(exc), 400
@@ -560,13 +567,14 @@ def table_entry(request, code):
     for game in games:
         result = game.results.filter(status="confirmed").first()
         pending = list(game.sheet_entries.filter(status__in=("entered", "discrepancy")))
+        returned = not result and not pending and game.sheet_entries.filter(status="returned").exists()
         if posted and posted[0] == game.pk:
             form = posted[1]
         else:
             shown = pending[-1].checked if pending else None
             form = form_for(tournament.family)(
                 seats=seats, current=SimpleNamespace(event=SimpleNamespace(payload=shown)) if shown else None)
-        rows.append({"game": game, "result": result, "pending": pending, "form": form,
+        rows.append({"game": game, "result": result, "pending": pending, "form": form, "returned": returned,
                      "okey": tournament.family == "okey"})
     return render(request, "league/table_entry.html", {
         "tournament": tournament, "round": table.round, "table": table, "names": names,

@@ -110,3 +110,39 @@ def test_the_link_stops_when_the_round_closes(table):
     services.round_close(round=table.round)
     closed = Client().get(f"/s/{code}/")
     assert closed.status_code == 404 and "is closed" in closed.content.decode()
+
+
+def test_the_organiser_sends_a_sheet_back_or_accepts_a_lone_one(table):
+    """On the round desk: "Send back" sets the game's open entries aside and
+    the table's page asks for the sheet again; a lone entry nobody
+    confirmed can be accepted by the organiser (a result event like any)."""
+    table, code = table
+    ann, ben = names(table)[:2]
+    desk = Client()
+    desk.force_login(get_user_model().objects.create_user("desk", password="pw", is_staff=True))
+    url = f"/t/{table.round.tournament.slug}/round/1/desk/"
+    first, second = TableGame.objects.filter(table=table).order_by("number")[:2]
+    enter(Client(), code, first, ann, SHEET)
+    entry = SheetEntry.objects.get(game=first)
+    page = desk.get(url).content.decode()
+    assert f'data-entry="{entry.pk}"' in page and "waiting for a second player" in page
+    assert desk.post(url, {"action": "send-back", "entry": entry.pk}).status_code == 302
+    entry.refresh_from_db()
+    assert entry.status == "returned" and not Result.objects.filter(game=first).exists()
+    phone = Client().get(f"/s/{code}/").content.decode()
+    assert "sent this sheet back: please enter it again" in phone
+    again = desk.post(url, {"action": "send-back", "entry": entry.pk})
+    assert again.status_code == 400 and "not waiting for the organiser" in again.content.decode()
+    # entered again, then accepted alone by the organiser
+    enter(Client(), code, first, ben, OTHER)
+    lone = SheetEntry.objects.get(game=first, status="entered")
+    assert desk.post(url, {"action": "accept", "entry": lone.pk}).status_code == 302
+    result = Result.objects.get(game=first, status="confirmed")
+    assert result.scores == lone.checked["scores"]
+    assert ResultEvent.objects.get(game=first).actor == f"desk: accepted {ben}'s entry"
+    # a game with its result sends nothing back
+    enter(Client(), code, second, ann, SHEET)
+    enter(Client(), code, second, ben, SHEET)
+    done = SheetEntry.objects.filter(game=second).first()
+    refused = desk.post(url, {"action": "send-back", "entry": done.pk})
+    assert refused.status_code == 400
