@@ -24,8 +24,8 @@ from games.errors import GameServiceError
 from games.services import game_create
 
 from . import manager, selectors
-from .models import (Entry, Player, Result, ResultEvent, Round, Seat, SheetEntry,
-                     Table, TableGame, Tournament)
+from .models import (Entry, Player, Result, ResultEvent, Round, Seat,
+                     TableGame, Tournament)
 from .scoresheet import ScoreSheetError, contract_score_sheet, score_sheet
 from .seating import SeatingError
 from .standings import StandingsError, check_precedence

@@ -34,38 +34,18 @@ from typing import Any, ClassVar
 
 from ..base import Game, Outcome
 from ..errors import DealError, IllegalMoveError, NotationError, RecordError, RuleOptionError
-from ..melds import (canonical, format_meld, joker_candidates, meld_kind, meld_tiles, meld_value,
-                     parse_meld, slot_number, why_invalid)
+from ..melds import format_meld, meld_tiles, parse_meld
 from ..records import write_game
 from ..registry import register
-from ..rummikub.scoring import score_values
 from ..tiles import JOKER, STANDARD, format_tile, parse_tile, shuffled
 from .closed import classify
+from .deal import HAND, STACK, check_deal, deal_from
+from .lay import check_lay
 from .moves import Move
 from .options import OPTIONS
 from .rules import AMERICAN, INTERNATIONAL, AmericanRules
+from .scoring import american_scores, international_scores, pool_empty_scores, win_points
 
-HAND = 14
-STACK = 7
-#: the 106 tiles: two of each numbered tile and two jokers
-TILES: tuple[int, ...] = tuple(sorted(list(range(52)) * 2 + [JOKER, JOKER]))
-OPEN, OPEN_ALONE, FOOT = 100, 200, 200
-NOT_MELDED = 100
-TWIN_BONUS = 50
-
-
-def tile_points(code: int, joker: int) -> int:
-    """What a tile left on a rack costs in American: face value, a 1 counts 1."""
-    return joker if code == JOKER else code % 13 + 1
-
-
-def international_points(code: int, joker: int) -> int:
-    """What an unmelded tile costs in International: 2-9 face value, 10-13
-    and 1 count 10 (a joker: the joker penalty)."""
-    if code == JOKER:
-        return joker
-    n = code % 13 + 1
-    return 10 if n >= 10 or n == 1 else n
 
 
 def _code(text: str) -> int:
@@ -159,59 +139,11 @@ class AmericanGame(Game):
         g._note_twins()
         return g
 
-    def _deal_from(self, tiles: list[int]) -> tuple[list[list[int]], list[int], int | None]:
-        n = self.n
-        racks: list[list[int]] = [[] for _ in range(n)]
-        for i in range(n):
-            seat = (self.first + i) % n
-            racks[seat] = [int(t) for t in tiles[HAND * i:HAND * (i + 1)]]
-        odd = int(tiles[HAND * n])
-        pool = [int(t) for t in tiles[HAND * n + 1:]]
-        if self.rules.international:
-            racks[self.first].append(odd)
-            return racks, pool, pool[-STACK]
-        return racks, pool, odd
+    def _deal_from(self, tiles: list[int]):
+        return deal_from(tiles, self.n, self.first, self.rules.international)
 
     def _check_deal(self, deal: dict[str, Any]):
-        if not isinstance(deal, dict):
-            raise DealError('a deal is {"hands": [[tiles of seat 0], ...], "pool": [tiles in the order drawn]'
-                            + ("" if self.rules.international else ', "trump": tile') + "}")
-        want_keys = {"hands", "pool"} | (set() if self.rules.international else {"trump"})
-        if set(deal) != want_keys:
-            raise DealError(f"a deal has the keys {', '.join(sorted(want_keys))}, not "
-                            f"{', '.join(sorted(map(str, deal)))}")
-        hands, pool = deal["hands"], deal["pool"]
-        if not isinstance(hands, list) or len(hands) != self.n or not all(isinstance(h, list) for h in hands):
-            raise DealError(f"hands is one list of tiles per seat ({self.n})")
-        if not isinstance(pool, list):
-            raise DealError("pool is a list of tiles in the order drawn")
-        try:
-            racks = [[_code(t) for t in h] for h in hands]
-            tiles = [_code(t) for t in pool]
-            trump = None
-            if not self.rules.international:
-                raw = deal["trump"]
-                raw = raw[0] if isinstance(raw, list) and len(raw) == 1 else raw
-                trump = _code(raw) if isinstance(raw, str) else None
-                if trump is None:
-                    raise DealError("trump is one tile")
-        except NotationError as exc:
-            raise DealError(f"the deal: {exc}") from None
-        for s, r in enumerate(racks):
-            want = HAND + (1 if self.rules.international and s == self.first else 0)
-            if len(r) != want:
-                raise DealError(f"seat {s} has {len(r)} tiles, not {want}")
-        if self.rules.international:
-            if len(tiles) < STACK:
-                raise DealError("the pool holds at least the trump's stack (7 tiles)")
-            trump = tiles[-STACK]
-        have = Counter(tiles + [t for r in racks for t in r] + ([] if self.rules.international else [trump]))
-        if have != Counter(TILES):
-            diff = (Counter(TILES) - have) + (have - Counter(TILES))
-            name = format_tile(sorted(diff)[0])
-            raise DealError(f"the tiles are not the 106 (two of each, two jokers): {name} appears "
-                            f"{have[_code(name)]} times")
-        return racks, tiles, trump
+        return check_deal(deal, self.n, self.first, self.rules.international)
 
     # --- who may act ----------------------------------------------------------------
     @property
@@ -404,78 +336,7 @@ class AmericanGame(Game):
                                    f"melds are worth {value}", "initial-meld-too-small")
 
     def _check_lay(self, seat: int, move: Move):
-        """The table after ``move``'s parts, the rack tiles they use, whether
-        they add to another player's meld, and the value laid.
-
-        :raises IllegalMoveError: a part the rules refuse, named.
-        """
-        mr = self.rules.meld_rules
-        table = [[o, m] for o, m in self.table]
-        used: Counter = Counter()
-        freed = 0
-        value = 0
-        for number, tile in move.frees:
-            if not 1 <= number <= len(table):
-                raise IllegalMoveError(f"there is no meld {number} on the table", "no-such-meld")
-            meld = table[number - 1][1]
-            at = next((i for i, s in enumerate(meld) if s >= 53 and tile in joker_candidates(meld, i)), None)
-            if at is None:
-                raise IllegalMoveError(f"meld {number} {format_meld(meld)} holds no joker standing for "
-                                       f"{format_tile(tile)}", "no-joker-to-free")
-            slots = list(meld)
-            slots[at] = tile
-            m = canonical(slots)
-            if meld_kind(m, mr) is None:
-                raise IllegalMoveError(f"meld {number} with {format_tile(tile)}: {why_invalid(m, mr)}",
-                                       "invalid-meld")
-            table[number - 1][1] = m
-            used[tile] += 1
-            freed += 1
-        jokers_in_new = 0
-        for m in move.melds:
-            if meld_kind(m, mr) is None:
-                raise IllegalMoveError(f"{format_meld(m)} is not a meld: {why_invalid(m, mr)}", "invalid-meld")
-            tiles = meld_tiles(m)
-            jokers = tiles.count(JOKER)
-            if jokers and freed and self.rules.joker_reuse == "new-meld-with-rack-tiles" \
-                    and len(tiles) - jokers < 2:
-                raise IllegalMoveError(f"a freed joker goes into a new meld with two or more rack tiles, "
-                                       f"not {format_meld(m)}", "joker-reuse")
-            jokers_in_new += jokers
-            used.update(tiles)
-            value += meld_value(m, mr)
-            table.append([seat, m])
-        added_others = False
-        for number, slots in move.adds:
-            if not 1 <= number <= len(self.table):
-                raise IllegalMoveError(f"there is no meld {number} on the table", "no-such-meld")
-            owner, meld = table[number - 1]
-            m = canonical(list(meld) + list(slots))
-            if meld_kind(m, mr) is None:
-                raise IllegalMoveError(f"meld {number} {format_meld(meld)} with "
-                                       f"{' '.join(format_meld((s,))[1:-1] for s in slots)}: {why_invalid(m, mr)}",
-                                       "invalid-meld")
-            table[number - 1][1] = m
-            for s in slots:
-                used[JOKER if s >= 53 else s] += 1
-                value += slot_number(s) or 0
-            added_others = added_others or owner != seat
-        # the jokers: those freed now must go back on the table in this move
-        need_jokers = used[JOKER]
-        if freed:
-            placed = jokers_in_new if self.rules.joker_reuse != "any" else need_jokers
-            if placed < freed:
-                where = "a new meld" if self.rules.joker_reuse != "any" else "the table"
-                raise IllegalMoveError(f"a freed joker must go into {where} in the same move", "joker-reuse")
-        used[JOKER] = max(0, need_jokers - freed)
-        if not used[JOKER]:
-            del used[JOKER]
-        rack = Counter(self.racks[seat])
-        missing = used - rack
-        if missing:
-            raise IllegalMoveError(f"not on the rack: {' '.join(format_tile(t) for t in sorted(missing.elements()))}",
-                                   "not-on-rack")
-        return table, used, added_others, value
+        return check_lay(self.table, self.racks[seat], seat, move, self.rules)
 
     def _discard(self, seat: int, move: Move) -> Outcome:
         self._need("play", "discard")
@@ -523,57 +384,42 @@ class AmericanGame(Game):
     def _won(self, seat: int, discard: int, closed=None, shown=None) -> Outcome:
         r = self.rules
         if not r.international:
-            values = [sum(tile_points(t, r.joker_penalty) for t in rack) for rack in self.racks]
-            self.final, _ = score_values(values, seat)
+            self.final, values = american_scores(self.racks, seat, r.joker_penalty)
             self.win = {"kind": "trump" if self.drew_trump else "melded all",
                         "discard": format_tile(discard), "values": values}
             return self._finish(seat)
-        kind, base, closed_type = None, 0, None
+        kind = None
         if closed is None and self.first_lay_turn:
-            laid = list(self.laid_now)
             if self.added_to_others:
-                kind, base = "foot", FOOT
+                kind = "foot"
             else:
-                answer = self._classify(seat, laid, discard)
+                answer = self._classify(seat, list(self.laid_now), discard)
                 if answer.best is not None:
-                    closed, shown = answer, laid
+                    closed, shown = answer, list(self.laid_now)
         if closed is not None:
-            kind, base, closed_type = "closed", closed.score, closed.best
+            kind = "closed"
         elif kind is None:
             if self.drew_trump:
                 raise IllegalMoveError("the trump cannot be the final draw of an Open win", "trump-final-draw")
             kind = "open"
-            base = OPEN_ALONE if not any(self.melded[s] for s in range(self.n) if s != seat) else OPEN
-        if r.trump_twin_bonus and self.twin[seat]:
-            base += TWIN_BONUS
-        scores = [0] * self.n
-        for s in range(self.n):
-            if s == seat:
-                continue
-            if self.melded[s]:
-                scores[s] = -sum(international_points(t, r.joker_penalty) for t in self.racks[s])
-            else:
-                scores[s] = -(base if kind == "closed" else NOT_MELDED)
-        scores[seat] = base
-        double = discard == JOKER
-        if double:
-            scores = [2 * x for x in scores]
-        self.final = scores
-        self.win = {"kind": kind, "discard": format_tile(discard), "doubled": double}
-        if closed_type is not None:
-            self.win.update(type=closed_type, melds=closed.melds, shown=[format_tile(t) for t in sorted(shown)],
+        alone = not any(self.melded[s] for s in range(self.n) if s != seat)
+        base = win_points(kind, closed.score if closed is not None else 0, alone,
+                          twin=r.trump_twin_bonus and self.twin[seat])
+        self.final = international_scores(self.racks, self.melded, seat, kind, base, r.joker_penalty,
+                                          doubled=discard == JOKER)
+        self.win = {"kind": kind, "discard": format_tile(discard), "doubled": discard == JOKER}
+        if closed is not None:
+            self.win.update(type=closed.best, melds=closed.melds, shown=[format_tile(t) for t in sorted(shown)],
                             on_table=not self.racks[seat] and bool(self.laid_now))
         return self._finish(seat)
 
     def _end_no_winner(self, seat: int) -> Outcome:
         r = self.rules
         if r.pool_empty == "lowest-rack":
-            values = [sum(tile_points(t, r.joker_penalty) for t in rack) for rack in self.racks]
-            self.final, lowest = score_values(values, None, tie_start=(seat + 1) % self.n)
+            self.final, values, lowest = pool_empty_scores(self.racks, r.joker_penalty, tie_start=(seat + 1) % self.n)
             self.win = {"kind": "pool empty", "values": values, "lowest": lowest}
         else:
-            self.final = [-sum(international_points(t, r.joker_penalty) for t in self.racks[s])
-                          if self.melded[s] else -NOT_MELDED for s in range(self.n)]
+            self.final = international_scores(self.racks, self.melded, None, "no winner", 0, r.joker_penalty)
             self.win = {"kind": "no winner"}
         self.over = True
         self.phase = "over"

@@ -27,7 +27,8 @@ from collections import Counter
 
 from ...melds import meld_tiles, meld_value
 from ...tiles import JOKER
-from ..game import AmericanGame, international_points, tile_points
+from ..game import AmericanGame
+from ..scoring import international_points, tile_points
 from ..moves import Move
 from .melds import best_cover, candidates, extensions
 
