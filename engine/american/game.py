@@ -250,13 +250,13 @@ class AmericanGame(Game):
 
     def _take(self, seat: int, move: Move) -> Outcome:
         self._need("draw", "take")
-        tile = self.takeable()
-        if tile is None:
-            if self.rules.take_discard == "from-second-turn" and self.turns[seat] < 2:
-                raise IllegalMoveError("the previous player's discard may be taken from one's second turn on",
-                                       "take-too-early")
+        if self.takeable_from != self.previous or not self.piles[self.previous]:
             raise IllegalMoveError("no discard to take: only the one the previous player just made",
                                    "nothing-to-take")
+        tile = self.takeable()
+        if tile is None:
+            raise IllegalMoveError("the previous player's discard may be taken from one's second turn on",
+                                   "take-too-early")
         self.piles[self.previous].pop()
         self.racks[seat].append(tile)
         self.drawn_tile = tile

@@ -154,14 +154,24 @@ class GreedyPlayer(_Player):
     that fits least."""
 
     def draw(self, game: AmericanGame, seat: int) -> Move:
+        """Take the discard only when it goes on the table this turn: into a
+        meld laid with the rack (an initial meld it makes reachable), or as
+        an extension of a meld on the table."""
         tile = game.takeable()
         if tile is not None:
             mr = game.rules.meld_rules
             rack = Counter(game.racks[seat])
-            before = {m for m in candidates(rack, mr)}
             rack[tile] += 1
-            if any(tile in meld_tiles(m) for m in candidates(rack, mr) if m not in before):
-                return Move("take")
+            if game.melded[seat]:
+                melds = best_cover(rack, mr)
+                if any(tile in meld_tiles(m) for m in melds) or any(
+                        tile in s for _, s in extensions(Counter({tile: 1}), game.table, mr, keep=0)):
+                    return Move("take")
+            elif not self.hold_back(game, seat, rack):
+                melds = best_cover(rack, mr)
+                if any(tile in meld_tiles(m) for m in melds) and \
+                        sum(meld_value(m, mr) for m in melds) >= game.rules.initial_meld:
+                    return Move("take")
         return super().draw(game, seat)
 
     def discard(self, game: AmericanGame, seat: int) -> int:
