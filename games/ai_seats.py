@@ -75,7 +75,7 @@ def _levels(family: str) -> dict[str, type]:
 
 
 # The level a seat without one plays at, where the family has no "random".
-FAMILY_DEFAULT_LEVEL = {"contract": "standard", "okey": "greedy"}
+FAMILY_DEFAULT_LEVEL = {"contract": "standard", "okey": "greedy", "american": "greedy"}
 
 
 def default_level(family: str) -> str:

@@ -112,18 +112,28 @@ def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[
         pool = view.get("middle_count")
         flags = []
         flag_text = ""
+    elif family == "american":
+        melds = [rummikub_meld(m["meld"]) for m in view.get("table", [])]
+        chip = rummikub_tile
+        counts = view.get("rack_counts", [])
+        pool = view.get("pool_count")
+        flags = view.get("melded", [])
+        flag_text = "melded"
     else:
         return {"known": False, "raw": view}
     if racks is None and view.get("racks") is not None:  # the engine shows every rack once over
         racks = view["racks"]
     if racks is None and own_seat is not None:
-        own = view.get("rack", view.get("my_hand"))
+        own = view.get("rack", view.get("my_hand", view.get("my_rack")))
         racks = [own if i == own_seat else None for i in range(len(counts))]
     scores = view.get("scores") if view.get("is_over") else None
     totals = view.get("totals") or view.get("points")
-    owners = [m.get("owner") for m in view.get("table", [])] if family == "contract" else [None] * len(melds)
+    owners = ([m.get("owner") for m in view.get("table", [])] if family in ("contract", "american")
+              else [None] * len(melds))
     names = {s["index"]: s["name"] for s in seats}
     piles = view.get("piles") if family == "okey" else None
+    if family == "american":   # only each seat's latest discard is seen
+        piles = [[p] if p else [] for p in view.get("piles", [])]
     rows = []
     for i, count in enumerate(counts):
         hand = racks[i] if racks is not None and i < len(racks) else None
@@ -134,7 +144,8 @@ def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[
             "flag": flag_text if i < len(flags) and flags[i] else "",
             "score": scores[i] if scores and i < len(scores) else None,
             "total": totals[i] if totals and i < len(totals) else None,
-            "pile": [okey_tile(t) for t in piles[i]] if piles is not None and i < len(piles) else None,
+            "pile": [(okey_tile if family == "okey" else chip)(t) for t in piles[i]]
+            if piles is not None and i < len(piles) else None,
         })
     discard = view.get("discard_top")
     return {
@@ -149,6 +160,8 @@ def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[
         "discard": contract_card(discard) if discard else None, "discard_count": view.get("discard_count"),
         "indicator": okey_tile(view["indicator"]) if view.get("indicator") else None,
         "points": view.get("points"), "game": view.get("game"), "okey": view.get("okey"),
+        "trump": rummikub_tile(view["trump"]) if family == "american" and view.get("trump") else None,
+        "trump_in_pool": view.get("trump_in_pool"),
     }
 
 
