@@ -1,4 +1,5 @@
-"""Benchmark: seeded matches between the AI levels of Rummikub or Okey.
+"""Benchmark: seeded matches between the AI levels of Rummikub, Okey, or
+American and International Rummikub.
 
 Plays 2-player matches (a level against the one below it, seats swapped
 every game) and 4-player matches (two seats of each, alternating, rotated),
@@ -16,11 +17,14 @@ the draw.
     .venv/bin/python bench/ai.py --quick            # a CI-sized run
     .venv/bin/python bench/ai.py --games 400 --pair greedy,strong --seed club
     .venv/bin/python bench/ai.py --family okey      # Okey's levels, one deal a game
+    .venv/bin/python bench/ai.py --family american  # American Rummikub (also: international)
 
 With ``--family okey`` a game is one deal of Okey (four seats, two of each
 level, or two seats in the 2-player match); a deal that runs the middle
 empty has no winner and counts a quarter (a half at two seats) to each seat,
-so it moves neither level's rate.
+so it moves neither level's rate. ``--family american`` and
+``--family international`` play one deal of that variant a game; a deal with
+no winner (International's empty stacks) counts like Okey's.
 """
 
 from __future__ import annotations
@@ -38,6 +42,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tqdm import tqdm  # noqa: E402
 
+from engine.american import AmericanGame, InternationalGame  # noqa: E402
+from engine.american.ai import LEVELS as AMERICAN_LEVELS  # noqa: E402
 from engine.okey import OkeyGame  # noqa: E402
 from engine.okey.ai import LEVELS as OKEY_LEVELS  # noqa: E402
 from engine.rummikub.ai.levels import LEVEL_NAMES, player  # noqa: E402
@@ -45,6 +51,8 @@ from engine.rummikub import SabraGame  # noqa: E402
 
 FAMILY = "rummikub"  # set by --family
 OKEY_GAMES = {"greedy": (200, 40), "strong": (1200, 120)}
+AMERICAN = {"american": AmericanGame, "international": InternationalGame}
+AMERICAN_GAMES = {"greedy": (400, 40), "strong": (1200, 120)}
 
 MAX_TURNS = 3000
 # games per match, (default, quick), by the stronger level of the pair
@@ -74,6 +82,9 @@ def play_game(levels: list[str], seed: str) -> tuple[list[float], dict]:
     if okey:
         game = OkeyGame.new(len(levels), {"start_points": 1000}, seed=seed)
         players = [OKEY_LEVELS[lv](f"{seed}/{i}") for i, lv in enumerate(levels)]
+    elif FAMILY in AMERICAN:
+        game = AMERICAN[FAMILY].new(len(levels), seed=seed)
+        players = [AMERICAN_LEVELS[lv](f"{seed}/{i}") for i, lv in enumerate(levels)]
     else:
         game = SabraGame.new(len(levels), seed=seed)
         players = [player(lv, seed=f"{seed}/{i}") for i, lv in enumerate(levels)]
@@ -93,7 +104,7 @@ def play_game(levels: list[str], seed: str) -> tuple[list[float], dict]:
         w = game.results[0]["winner"]
         winners = list(range(len(levels))) if w is None else [w]
     else:
-        winners = game.winners
+        winners = game.winners or list(range(len(levels)))   # no winner: a share each
     return [1 / len(winners) if s in winners else 0.0 for s in range(len(levels))], dict(clock)
 
 
@@ -150,7 +161,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", default="bench-ai")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
                     help="processes playing games side by side (default: one per core)")
-    ap.add_argument("--family", choices=("rummikub", "okey"), default="rummikub",
+    ap.add_argument("--family", choices=("rummikub", "okey", "american", "international"), default="rummikub",
                     help="whose AI levels to match (default rummikub)")
     ap.add_argument("--pair", default=None,
                     help="only this pair of neighbouring levels, e.g. greedy,strong")
@@ -161,7 +172,7 @@ def main(argv=None) -> int:
         ap.error("--jobs must be at least 1")
     global FAMILY
     FAMILY = args.family
-    names = list(OKEY_LEVELS) if FAMILY == "okey" else LEVEL_NAMES
+    names = list(OKEY_LEVELS) if FAMILY == "okey" else list(AMERICAN_LEVELS) if FAMILY in AMERICAN else LEVEL_NAMES
     pairs = list(zip(names, names[1:]))
     if args.pair:
         pair = tuple(args.pair.split(","))
@@ -173,7 +184,7 @@ def main(argv=None) -> int:
     print(f"{'match':28}{'games':>6}  {'win rate of the stronger':>24}  95% interval")
     for seats in (2, 4):
         for low, high in pairs:
-            table = OKEY_GAMES if FAMILY == "okey" else GAMES
+            table = OKEY_GAMES if FAMILY == "okey" else AMERICAN_GAMES if FAMILY in AMERICAN else GAMES
             games = args.games or table[high][1 if args.quick else 0]
             won, n = match(low, high, games, seats, args.seed, args.jobs, progress=True)
             lo, hi = wilson(won, n)

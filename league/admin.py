@@ -15,7 +15,7 @@ from . import selectors, services, views
 from .models import (Club, Entry, League, Player, Result, ResultEvent, Round,
                      TableGame, Tournament)
 from .services import LeagueError
-from .sheet_forms import ContractScoreSheetForm, OkeyScoreSheetForm, ScoreSheetForm
+from .sheet_forms import form_for, sheet_of
 from .standings import METRICS
 from .tournament_forms import TournamentForm
 
@@ -186,17 +186,12 @@ class TournamentAdmin(admin.ModelAdmin):
         tournament = game.table.round.tournament
         seats = list(game.table.seats.select_related("entry__player").order_by("position"))
         current = game.results.filter(status=Result.Status.CONFIRMED).first()
-        contract = tournament.family == "contract"
-        okey = tournament.family == "okey"
-        form_class = (ContractScoreSheetForm if contract else OkeyScoreSheetForm if okey
-                      else ScoreSheetForm)
-        form = form_class(request.POST or None, seats=seats, current=current)
+        form = form_for(tournament.family)(request.POST or None, seats=seats, current=current)
         if request.method == "POST" and form.is_valid():
             if not self.has_change_permission(request, tournament):
                 form.add_error(None, "You may not change this tournament.")
             else:
-                sheet = ({"hands": form.hands()} if contract else {"okey_games": form.games()} if okey
-                         else {"racks": form.racks()})
+                sheet = sheet_of(form)
                 try:
                     services.result_record_score_sheet(
                         game=game, **sheet, actor=request.user.get_username(),

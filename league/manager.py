@@ -15,9 +15,11 @@ from .selectors import seating_history, tournament_standings
 
 def games_per_table(tournament: Tournament, seats: int) -> int:
     """A Rummikub round is N games for N players, the first player rotating
-    (seed 001); a contract rummy round is one game of seven hands, an Okey
-    round one match played down from the starting points."""
-    return seats if tournament.family == "rummikub" else 1
+    (seed 001; American and International Rummikub too, the start passing
+    to the right after each game); a contract rummy round is one game of
+    seven hands, an Okey round one match played down from the starting
+    points."""
+    return seats if tournament.family in ("rummikub", "american") else 1
 
 
 def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> Round:

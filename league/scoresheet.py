@@ -179,3 +179,93 @@ def contract_score_sheet(hands: Sequence[Sequence[str]], *, seats: int,
     return ContractSheetResult(hands=[[cards_text(c) for c in row] for row in parsed],
                                points=points, totals=totals, scores=[-t for t in totals],
                                winners=[s for s, t in enumerate(totals) if t == low])
+
+
+# --- American and International Rummikub ------------------------------------------
+
+@dataclass(frozen=True)
+class AmericanSheetResult:
+    """An American or International Rummikub game's score sheet, scored by
+    the engine (:mod:`engine.american.scoring`). ``ending`` is ``"out"``,
+    ``"pool-empty"`` (American: the lowest rack won) or ``"no-winner"``
+    (International); ``how`` and ``closed_type`` say how an International
+    game was won."""
+
+    racks: list[str]
+    scores: list[int]
+    winners: list[int]
+    ending: str
+    how: str | None = None
+    closed_type: int | None = None
+
+
+HOWS = ("open", "foot", "closed")
+
+
+def american_score_sheet(racks: Sequence[str], *, seats: int, variant: str, rules: dict | None = None,
+                         first: int = 0, how: str | None = None, closed_type: int | None = None,
+                         closed_jokers: int = 0, melded: Sequence[bool] | None = None,
+                         joker_discard: bool = False, twin: bool = False) -> AmericanSheetResult:
+    """Read and score one game: the tiles left on each rack (empty for the
+    player who went out). International also gives how the game was won
+    (``open``, ``foot`` or ``closed`` with the hand's type 1-40 and its
+    jokers), which losers had melded, whether the winning discard was a
+    joker, and (with the rule) whether the winner held the trump's twin.
+
+    :raises ScoreSheetError: the wrong number of racks, an unknown tile,
+        more than two of a tile or of jokers, two empty racks, or a missing
+        or impossible way of winning, named.
+    """
+    from engine.american.closed import TYPES
+    from engine.american.scoring import american_scores, international_scores, pool_empty_scores, win_points
+    if len(racks) != seats:
+        raise ScoreSheetError(f"expected {seats} racks (one per seat), got {len(racks)}")
+    _, ruleset = _ruleset(variant, rules)
+    parsed = []
+    for i, text in enumerate(racks):
+        try:
+            parsed.append([int(t) for t in parse_tiles(text or "")])
+        except EngineError as exc:
+            raise ScoreSheetError(f"seat {i + 1}: {exc}") from None
+    every = [t for tiles in parsed for t in tiles]
+    for t in set(every):
+        if every.count(t) > 2:
+            raise ScoreSheetError(f"{format_tiles([t])} appears {every.count(t)} times over the racks "
+                                  "(the set has two)")
+    empty = [i for i, tiles in enumerate(parsed) if not tiles]
+    if len(empty) > 1:
+        raise ScoreSheetError(f"seats {', '.join(str(i + 1) for i in empty)} all have empty racks: "
+                              "only one player can go out")
+    winner = empty[0] if empty else None
+    text = [format_tiles(t) for t in parsed]
+    if not ruleset.international:
+        if winner is None:
+            scores, _, lowest = pool_empty_scores(parsed, ruleset.joker_penalty, tie_start=first)
+            return AmericanSheetResult(text, scores, lowest, "pool-empty")
+        scores, _ = american_scores(parsed, winner, ruleset.joker_penalty)
+        return AmericanSheetResult(text, scores, [winner], "out")
+    melded = list(melded) if melded is not None else [False] * seats
+    if len(melded) != seats:
+        raise ScoreSheetError(f"say for each of the {seats} seats whether it had melded")
+    if winner is None:
+        if how:
+            raise ScoreSheetError(f"won {how}, but no rack is empty: leave the winner's rack empty")
+        scores = international_scores(parsed, melded, None, "no winner", 0, ruleset.joker_penalty)
+        return AmericanSheetResult(text, scores, [], "no-winner")
+    if how not in HOWS:
+        raise ScoreSheetError("say how the game was won: open, foot or closed")
+    score = 0
+    if how == "closed":
+        if closed_type not in TYPES:
+            raise ScoreSheetError("a closed win gives its hand's type, 1-40 (seed 001's table)")
+        if closed_jokers not in (0, 1, 2):
+            raise ScoreSheetError("a closed hand holds 0, 1 or 2 jokers")
+        score = TYPES[closed_type][1][closed_jokers]
+    elif closed_type:
+        raise ScoreSheetError(f"a hand type goes with a closed win, not {how}")
+    alone = not any(m for s, m in enumerate(melded) if s != winner)
+    base = win_points(how, score, alone, twin=bool(twin and ruleset.trump_twin_bonus))
+    melded[winner] = True
+    scores = international_scores(parsed, melded, winner, how, base, ruleset.joker_penalty,
+                                  doubled=bool(joker_discard))
+    return AmericanSheetResult(text, scores, [winner], "out", how, closed_type if how == "closed" else None)

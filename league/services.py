@@ -26,7 +26,7 @@ from games.services import game_create
 from . import manager, selectors
 from .models import (Entry, Player, Result, ResultEvent, Round, Seat,
                      TableGame, Tournament)
-from .scoresheet import ScoreSheetError, contract_score_sheet, score_sheet
+from .scoresheet import ScoreSheetError, american_score_sheet, contract_score_sheet, score_sheet
 from .seating import SeatingError
 from .standings import StandingsError, check_precedence
 
@@ -264,6 +264,7 @@ def round_close(*, round: Round) -> Round:
 def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
                               hands: Sequence[Sequence[str]] | None = None,
                               okey_games: Sequence[dict] | None = None,
+                              american: dict | None = None,
                               actor: str = "", correction: bool = False) -> Result:
     """Record a game played on a real table from the tiles left on each rack
     (one text per seat position, empty for the player who went out).
@@ -278,18 +279,23 @@ def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
     the points negated (more is better, as for a game recorded from its
     stream), the points themselves kept in the event (``raw_scores``).
 
+    American and International Rummikub take the racks, and International
+    also ``american``: how the game was won and the rest of its sheet
+    (:func:`league.scoresheet.american_score_sheet`'s keywords).
+
     :raises LeagueError: a bad sheet (unknown tile or card, wrong number of
         racks or hands, too many copies of a tile, ...), racks for a contract
         game or hands for a Rummikub one, a result already recorded when this
         is not a correction, or no result to correct.
     """
-    payload = score_sheet_check(game=game, racks=racks, hands=hands, okey_games=okey_games)
+    payload = score_sheet_check(game=game, racks=racks, hands=hands, okey_games=okey_games, american=american)
     return result_append(game=game, payload=payload, actor=actor, correction=correction)
 
 
 def score_sheet_check(*, game: TableGame, racks: Sequence[str] = (),
                       hands: Sequence[Sequence[str]] | None = None,
-                      okey_games: Sequence[dict] | None = None) -> dict:
+                      okey_games: Sequence[dict] | None = None,
+                      american: dict | None = None) -> dict:
     """Check and score a sheet without recording it: the result event's
     payload (``scores``, ``winners`` and the sheet as read). The same checks
     as :func:`result_record_score_sheet`, which records what this returns.
@@ -297,6 +303,10 @@ def score_sheet_check(*, game: TableGame, racks: Sequence[str] = (),
     :raises LeagueError: a sheet that cannot be right, named.
     """
     tournament = game.table.round.tournament
+    if tournament.family == "american":
+        return _american_payload(game=game, racks=racks, sheet=american, hands=hands, okey_games=okey_games)
+    if american is not None:
+        raise LeagueError(f"{game}: a way of winning goes with an American or International Rummikub sheet")
     if tournament.family == "okey":
         return _okey_payload(game=game, games=okey_games, racks=racks, hands=hands)
     if okey_games is not None:
@@ -317,6 +327,29 @@ def score_sheet_check(*, game: TableGame, racks: Sequence[str] = (),
         raise LeagueError(f"{game}: {exc}") from None
     return {"source": "score_sheet", "racks": sheet.racks, "ending": sheet.ending,
             "scores": sheet.scores, "winners": sheet.winners, "joker_value": sheet.joker_value}
+
+
+def _american_payload(*, game: TableGame, racks, sheet, hands, okey_games) -> dict:
+    tournament = game.table.round.tournament
+    if hands is not None or okey_games is not None:
+        raise LeagueError(f"{game}: an American or International Rummikub sheet gives the racks")
+    sheet = dict(sheet or {})
+    unknown = sorted(set(sheet) - {"how", "closed_type", "closed_jokers", "melded", "joker_discard", "twin"})
+    if unknown:
+        raise LeagueError(f"{game}: unknown sheet field(s) {', '.join(unknown)}")
+    try:
+        read = american_score_sheet(racks, seats=game.table.seats.count(), variant=tournament.variant,
+                                    rules=tournament.rules, first=game.first, **sheet)
+    except ScoreSheetError as exc:
+        raise LeagueError(f"{game}: {exc}") from None
+    except TypeError as exc:
+        raise LeagueError(f"{game}: a bad sheet field ({exc})") from None
+    out = {"source": "score_sheet", "racks": read.racks, "ending": read.ending, "scores": read.scores,
+           "winners": read.winners}
+    if read.how:
+        out.update(how=read.how, closed_type=read.closed_type, melded=list(sheet.get("melded") or []),
+                   joker_discard=bool(sheet.get("joker_discard")))
+    return out
 
 
 def _contract_payload(*, game: TableGame, hands, racks) -> dict:
@@ -393,9 +426,12 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
         if find_variant(game.table.round.tournament.variant).zero_sum and sum(scores) != 0:
             raise LeagueError(f"{game}: the stream's scores {scores} do not sum to zero")
     top = max(scores)
+    winners = [i for i, s in enumerate(scores) if s == top]
+    tournament = game.table.round.tournament
+    if tournament.family == "american" and tournament.variant != "american" and top <= 0:
+        winners = []   # International: a winner scores 100 or more; here the stacks ran out
     payload = {"source": "moves", "stream": stream.pk, "stream_version": stream.version,
-               "scores": scores, "raw_scores": raw,
-               "winners": [i for i, s in enumerate(scores) if s == top]}
+               "scores": scores, "raw_scores": raw, "winners": winners}
     return result_append(game=game, payload=payload, actor=actor, correction=correction)
 
 

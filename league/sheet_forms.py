@@ -110,9 +110,61 @@ class OkeyScoreSheetForm(forms.Form):
         return out
 
 
+class AmericanScoreSheetForm(ScoreSheetForm):
+    """American Rummikub: the racks, as Sabra's sheet. International adds
+    how the game was won (open, foot, closed with the hand's type and its
+    jokers), which seats had melded, whether the winning discard was a
+    joker, and (with the rule) whether the winner held the trump's twin."""
+
+    def __init__(self, *args, seats, current=None, **kwargs):
+        super().__init__(*args, seats=seats, current=current, **kwargs)
+        from engine.american.closed import TYPES
+
+        tournament = seats[0].table.round.tournament if seats else None
+        self.international = bool(tournament and tournament.variant != "american")
+        if not self.international:
+            return
+        old = (current.event.payload if current is not None else None) or {}
+        self.fields["how"] = forms.ChoiceField(
+            label=_("Won how"), required=False, initial=old.get("how") or "",
+            choices=[("", _("nobody won (the stacks ran out)")), ("open", _("Open")), ("foot", _("Foot")),
+                     ("closed", _("Closed"))])
+        self.fields["closed_type"] = forms.TypedChoiceField(
+            label=_("Closed hand type"), required=False, coerce=int, empty_value=None,
+            initial=old.get("closed_type") or "",
+            choices=[("", "—")] + [(k, f"{k}. {name}") for k, (name, _scores) in sorted(TYPES.items())])
+        self.fields["closed_jokers"] = forms.TypedChoiceField(
+            label=_("Jokers in the closed hand"), required=False, coerce=int, initial=0,
+            choices=[(0, "0"), (1, "1"), (2, "2")])
+        melded = old.get("melded") or []
+        for seat in seats:
+            self.fields[f"melded_{seat.position}"] = forms.BooleanField(
+                label=_("Seat %(n)s had melded") % {"n": seat.position + 1}, required=False,
+                initial=bool(melded[seat.position]) if seat.position < len(melded) else False)
+        self.fields["joker_discard"] = forms.BooleanField(
+            label=_("The winning discard was a joker (doubles every score)"), required=False,
+            initial=old.get("joker_discard", False))
+        if tournament.rules.get("trump_twin_bonus"):
+            self.fields["twin"] = forms.BooleanField(label=_("The winner held the trump's twin (50 more)"),
+                                                     required=False)
+
+    def american(self) -> dict | None:
+        if not self.international:
+            return None
+        d = self.cleaned_data
+        out = {"how": d.get("how") or None, "closed_type": d.get("closed_type"),
+               "closed_jokers": d.get("closed_jokers") or 0,
+               "melded": [bool(d.get(f"melded_{s.position}")) for s in self.seats],
+               "joker_discard": bool(d.get("joker_discard"))}
+        if "twin" in self.fields:
+            out["twin"] = bool(d.get("twin"))
+        return out
+
+
 def form_for(family: str):
     """The sheet's form class for a game family."""
-    return {"contract": ContractScoreSheetForm, "okey": OkeyScoreSheetForm}.get(family, ScoreSheetForm)
+    return {"contract": ContractScoreSheetForm, "okey": OkeyScoreSheetForm,
+            "american": AmericanScoreSheetForm}.get(family, ScoreSheetForm)
 
 
 def sheet_of(form) -> dict:
@@ -121,4 +173,6 @@ def sheet_of(form) -> dict:
         return {"hands": form.hands()}
     if isinstance(form, OkeyScoreSheetForm):
         return {"okey_games": form.games()}
+    if isinstance(form, AmericanScoreSheetForm) and form.international:
+        return {"racks": form.racks(), "american": form.american()}
     return {"racks": form.racks()}
