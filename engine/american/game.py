@@ -306,6 +306,9 @@ class AmericanGame(Game):
                                    "no-discard-left")
         if first:
             self._check_initial(move, value, added_others, left, before)
+        elif self.rules.international and self.drew_trump and left == 1:
+            raise IllegalMoveError("the trump cannot be the final draw of an Open win: keep two tiles "
+                                   "this turn", "trump-final-draw")
         self.table = new_table
         rest = list(self.racks[seat])
         for t, k in used.items():

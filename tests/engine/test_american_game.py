@@ -310,3 +310,31 @@ def test_records_replay_and_snapshots_continue():
 def test_the_session_settlement():
     assert settle([100, -50, 0]) == [250, -200, -50]
     assert sum(settle([1700, -1700, -40, 200])) == 0
+
+
+def test_international_the_trump_cannot_be_the_final_draw_of_an_open_win():
+    melder = "K9 K10 K11 R7 B7 O7 K7 B11 B12 B13 R1 R2 R3 K13"
+    other = "K1 K2 B9 R5 R9 O4 O6 K8 B2 R11 O13 B6 B4 O10 O11"           # the starter's 15
+    rest = Counter(TILES)
+    for t in (melder + " " + other).split():
+        rest[parse_tile(t)] -= 1
+    pool = sorted(rest.elements())
+    pool.remove(parse_tile("K12"))
+    pool.insert(len(pool) - 6, parse_tile("K12"))                      # the top of the last stack
+    g = InternationalGame.new(2, deal={"hands": [melder.split(), other.split()],
+                                       "pool": [format_tile(t) for t in pool]}, first=1)
+    assert format_tile(g.trump) == "K12" and g.view(0)["trump_in_pool"]
+    g.push("discard O11")                                              # the starter
+    g.push("draw")
+    drawn = format_tile(g.racks[0][-1])
+    g.push("lay [K9 K10 K11] [K7 R7 B7 O7] [B11 B12 B13] [R1 R2 R3]")
+    g.push("announce")
+    g.push(f"discard {drawn}")
+    while g.pool[0] != parse_tile("K12") or g.to_move != 0:
+        g.push("draw")
+        g.push(f"discard {format_tile(g.racks[g.to_move][-1])}")
+    g.push("draw")                                                     # seat 0 draws the trump
+    assert not g.view(None)["trump_in_pool"] and g.racks[0] == [parse_tile("K13"), parse_tile("K12")]
+    refused(g, "lay add 1 K12", "trump-final-draw", "cannot be the final draw")
+    g.push("discard K12")                                              # and waits for another turn
+    assert not g.is_over
