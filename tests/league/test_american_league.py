@@ -91,3 +91,23 @@ def test_the_sheet_form_in_the_admin_and_on_the_phone(make_tournament, django_us
     code = table_entry.table_entry_code(table=g1.table)
     phone = Client().get(f"/s/{code}/").content.decode()
     assert 'name="how"' in phone and "had melded" in phone
+
+
+def test_the_demo_plays_an_international_tournament(capsys):
+    from django.core.management import call_command
+
+    from games.audit import audit_game
+    from league.models import Tournament
+
+    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=0,
+                 international_players=4)
+    out = capsys.readouterr().out
+    assert "International Rummikub (a game per seat at each table and round):" in out
+    assert "/t/demo-international/" in out
+    t = Tournament.objects.get(slug="demo-international")
+    assert (t.family, t.variant, t.status) == ("american", "international-rummikub", "finished")
+    games = TableGame.objects.filter(table__round__tournament=t).select_related("stream")
+    assert games.count() == 2 * 2 * 3                     # two rounds, two tables of three (AI filled)
+    for g in games:
+        assert g.stream.status == "finished" and audit_game(g.stream).ok
+        assert Result.objects.get(game=g, status="confirmed").source == "moves"

@@ -12,7 +12,9 @@ five of the players at tables of three, the short table filled with an AI
 seat; one game of seven hands per table and round; games won, then fewest
 points). Then an Okey tournament: the eight players at two tables of four,
 one match a round played down from 6 points; matches won, then the points
-kept. Running it again resumes an interrupted demo or just prints.
+kept. Then International Rummikub: six players at tables of three, a game
+per seat and round. Running it again resumes an interrupted demo or just
+prints.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ PLAYERS = ["Ada", "Boris", "Chen", "Dana", "Emil", "Fatima", "Goran", "Hana"]
 SLUG = "demo-night"
 CONTRACT_SLUG = "demo-contract"
 OKEY_SLUG = "demo-okey"
+INTERNATIONAL_SLUG = "demo-international"
 
 
 class Command(BaseCommand):
@@ -52,6 +55,9 @@ class Command(BaseCommand):
         parser.add_argument("--okey-players", type=int, default=8,
                             help="players of the Okey tournament, tables of four (default 8; "
                                  "0 leaves it out)")
+        parser.add_argument("--international-players", type=int, default=6,
+                            help="players of the International Rummikub tournament, tables of "
+                                 "three (default 6; 0 leaves it out)")
 
     def handle(self, *args, **opts):
         started = time.monotonic()
@@ -93,6 +99,7 @@ class Command(BaseCommand):
         if opts["contract_players"]:
             contract = self._contract(club, league, names, opts)
         okey = self._okey(club, names, opts) if opts["okey_players"] else None
+        american = self._american(club, names, opts) if opts["international_players"] else None
         admin_note = ""
         User = get_user_model()
         if settings.DEBUG and not opts["no_admin"] and not User.objects.filter(
@@ -115,6 +122,8 @@ class Command(BaseCommand):
                f"{base}/t/{CONTRACT_SLUG}/round/1/)\n" if contract else "")
             + (f"  okey          {base}/t/{OKEY_SLUG}/   (round 1: "
                f"{base}/t/{OKEY_SLUG}/round/1/)\n" if okey else "")
+            + (f"  international {base}/t/{INTERNATIONAL_SLUG}/   (round 1: "
+               f"{base}/t/{INTERNATIONAL_SLUG}/round/1/)\n" if american else "")
             + f"  admin         {base}/admin/league/tournament/{tournament.pk}/change/"
             f"{admin_note}\n"
             f"The organiser's evening (staff, signed in{admin_note}):\n"
@@ -183,30 +192,52 @@ class Command(BaseCommand):
         return tournament
 
     def _okey(self, club: Club, names: list[str], opts) -> Tournament:
-        """The Okey tournament: created once, played (one match per table of
-        four and round), its standings printed (matches won, then points)."""
+        """The Okey tournament: one match per table of four and round,
+        played down from 6 points; matches won, then points kept."""
         n = opts["okey_players"]
         if n < 4 or n % 4:
             raise CommandError("the Okey tournament seats tables of four: give 4, 8, 12 ... players")
+        return self._family(club, names, n, slug=OKEY_SLUG, name="Demo Okey", variant="okey",
+                            rules={"start_points": 6}, table_size=4,
+                            title="Okey (a match from 6 points per table and round):",
+                            ranked="matches won, then points kept")
+
+    def _american(self, club: Club, names: list[str], opts) -> Tournament:
+        """The International Rummikub tournament: tables of three, a game per
+        seat and round; games won, then points."""
+        n = opts["international_players"]
+        if n < 2:
+            raise CommandError("the International Rummikub tournament needs 2 players or more")
+        return self._family(club, names, n, slug=INTERNATIONAL_SLUG, name="Demo International Rummikub",
+                            variant="international-rummikub", rules={}, table_size=3,
+                            title="International Rummikub (a game per seat at each table and round):",
+                            ranked="games won, then points")
+
+    def _family(self, club: Club, names: list[str], n: int, *, slug: str, name: str, variant: str,
+                rules: dict, table_size: int, title: str, ranked: str) -> Tournament:
+        """A tournament of another family: created once, two rounds seated
+        by standings, played by AI seats, its standings printed."""
+        from engine.registry import find_variant
+
+        family = find_variant(variant).family
         with transaction.atomic():
             tournament, created = Tournament.objects.get_or_create(
-                slug=OKEY_SLUG, defaults={
-                    "name": "Demo Okey", "club": club, "family": "okey", "variant": "okey",
-                    "rules": {"start_points": 6}, "rounds": 2, "table_size": 4,
+                slug=slug, defaults={
+                    "name": name, "club": club, "family": family, "variant": variant,
+                    "rules": rules, "rounds": 2, "table_size": table_size, "ai_fill": True,
                     "seating_method": Tournament.Seating.STANDINGS,
-                    "ai_level": services.ai_level_for("okey", "")})
+                    "ai_level": services.ai_level_for(family, "")})
             if created:
-                for name in (names + [f"Player {i + 1}" for i in range(len(names), n)])[:n]:
-                    player, _ = Player.objects.get_or_create(name=name, club=club)
-                    services.tournament_enter(tournament=tournament, player=player,
-                                              checked_in=True)
-        self.stdout.write("\nOkey (a match from 6 points per table and round):")
+                for who in (names + [f"Player {i + 1}" for i in range(len(names), n)])[:n]:
+                    player, _ = Player.objects.get_or_create(name=who, club=club)
+                    services.tournament_enter(tournament=tournament, player=player, checked_in=True)
+        self.stdout.write("\n" + title)
         if tournament.status == Tournament.Status.FINISHED:
-            self.stdout.write("The demo Okey tournament has already been played.")
-        self._play(tournament, "demo-okey")
+            self.stdout.write(f"The {name} tournament has already been played.")
+        self._play(tournament, slug)
         rows = selectors.tournament_standings(tournament)
         players = selectors.players_by_id(r.player for r in rows)
-        self.stdout.write("Standings (matches won, then points kept):")
+        self.stdout.write(f"Standings ({ranked}):")
         for r in rows:
             self.stdout.write(f"  {r.rank_label:>3}  {players[r.player].name:<10} "
                               f"W {r.metrics['wins']}  Pts {r.metrics['points']:+d}")
