@@ -304,7 +304,7 @@ def play_enter(request):
 
 
 # the browser table of each family (static/games/table/), built on parts.js
-TABLES = {"rummikub": "rummikub", "contract": "contract", "okey": "okey"}
+TABLES = {"rummikub": "rummikub", "contract": "contract", "okey": "okey", "american": "american"}
 
 
 def play(request, game_id: int):

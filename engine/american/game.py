@@ -454,6 +454,12 @@ class AmericanGame(Game):
             if self.trump in rack:
                 self.twin[s] = True
 
+    def compose(self, melds: list[list[str]]) -> dict[str, Any]:
+        """A lay laid out by a front end (:func:`.compose.compose_lay`)."""
+        from .compose import compose_lay
+
+        return compose_lay(self, melds)
+
     # --- views and persistence -------------------------------------------------
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` may see (``None``: everyone): its own rack, the table,
@@ -469,7 +475,7 @@ class AmericanGame(Game):
             trump_face = format_tile(self.trump)
         v: dict[str, Any] = {
             "family": self.family, "variant": self.variant, "players": self.n,
-            "rules": self.rules.to_dict(), "first": self.first,
+            "rules": self.rules.to_dict(), "international": self.rules.international, "first": self.first,
             "to_move": self.to_move, "phase": self.phase,
             "rack_counts": [len(r) for r in self.racks], "pool_count": len(self.pool),
             "table": [{"owner": o, "meld": format_meld(m)} for o, m in self.table],

@@ -80,3 +80,29 @@ def screenshot():
             os.makedirs(SCREENS, exist_ok=True)
             page.screenshot(path=os.path.join(SCREENS, f"{name}.png"), full_page=True)
     return save
+
+
+class SeatPages:
+    """Opening a seat's page from its link, and waiting for a version to
+    reach a page (``seat_pages`` fixture)."""
+
+    def __init__(self, browser, base):
+        self.browser, self.base = browser, base
+
+    def open(self, game, token, **context):
+        page = self.browser.new_context(**context).new_page()
+        page.goto(f"{self.base}/games/play/#{token}")
+        page.wait_for_url(f"{self.base}/games/{game.pk}/play/")
+        page.wait_for_selector('#live[data-state="open"]', timeout=10000)
+        page.wait_for_selector("#table-app .tk-bar", timeout=10000)
+        return page
+
+    @staticmethod
+    def wait(page, version):
+        page.wait_for_function(f"document.getElementById('version').innerText === '{version}'", timeout=15000)
+        page.wait_for_selector("#table-app .tk-bar", timeout=10000)
+
+
+@pytest.fixture
+def seat_pages(browser, asgi_live_server):
+    return SeatPages(browser, asgi_live_server)

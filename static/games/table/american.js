@@ -1,0 +1,217 @@
+/* The American and International Rummikub table (seed 001), by pointing and
+ * clicking (docs/table.md).
+ *
+ * - Begin the turn: "Draw" (the face-down stacks) or "Take" the discard the
+ *   previous player just made (shown on its pile). The trump is shown face
+ *   up; American's "win with the trump" is played with the notation form.
+ * - Lay: move rack tiles to a meld on the table (an addition), to "+ New
+ *   meld", or a table joker to a new meld after putting the tile it stands
+ *   for in its place (freeing it); by drag and drop, or tap a tile then its
+ *   place. Each change is checked by the engine (POST compose): invalid
+ *   melds are marked with the reason, the value laid is shown, and "Lay"
+ *   sends the engine's `lay` move. Tiles that were on the table stay there.
+ * - End the turn: drag a rack tile onto your pile, or select it and press
+ *   "Discard". International: "Announce" when three or fewer tiles will be
+ *   left, and "Closed hand" to discard the selected tile and show the 14
+ *   others as one of the 40 closed hands.
+ * Nothing is typed in the notation.
+ */
+(function () {
+  "use strict";
+  var P = window.tablekeeperParts, el = P.el;
+  var COLOURS = {K: "black", R: "red", B: "blue", O: "orange"};
+
+  function physical(code) { return code.charAt(0) === "J" ? "J" : code; }
+
+  window.tablekeeperAmerican = function (root, config) {
+    var view = config.view, seat = config.seat, rules = view.rules;
+    var myTurn = view.to_move === seat, drawing = myTurn && view.phase === "draw";
+    var playing = myTurn && view.phase === "play";
+    var composer = P.mover(root, config);
+    var order = P.arrangement("tk-american-" + config.game + "-" + seat);
+    var ids = 0, selected = null, answer = null, timer = null;
+    var tiles = {};  // id -> {id, code, home: "rack" | "table"}
+    var start = {
+      rack: order.apply(view.my_rack).map(function (c) { return piece(c, "rack"); }),
+      table: view.table.map(function (m) {
+        return m.meld.replace(/^\[|\]$/g, "").split(/\s+/).map(function (c) { return piece(physical(c), "table"); });
+      })
+    };
+    var rack, table;
+
+    function piece(code, home) {
+      var t = {id: "a" + (ids++), code: code, home: home};
+      tiles[t.id] = t;
+      return t;
+    }
+    function say(text, kind) { P.say(root, text, kind); }
+    function ids_(list) { return list.map(function (t) { return t.id; }).join(); }
+    function dirty() {
+      return table.length !== start.table.length ||
+        table.some(function (m, i) { return ids_(m) !== ids_(start.table[i] || []); });
+    }
+    function reset() {
+      rack = start.rack.slice();
+      table = start.table.map(function (m) { return m.slice(); });
+      selected = null;
+      answer = null;
+      draw();
+    }
+    function where(id) {
+      var i = rack.indexOf(tiles[id]);
+      if (i >= 0) return {list: rack, at: i};
+      for (var m = 0; m < table.length; m++) {
+        var j = table[m].indexOf(tiles[id]);
+        if (j >= 0) return {list: table[m], at: j};
+      }
+      return null;
+    }
+    function movable(t) { return playing && (t.home === "rack" || t.code === "J"); }
+
+    function place(id, to) {
+      var t = tiles[id], from = where(id);
+      selected = null;
+      if (!t || !from || !movable(t)) return;
+      if (to === "rack" && t.home === "table") { say("A tile from the table stays on the table.", "error"); draw(); return; }
+      if (to === "pile") { discard(t); return; }
+      from.list.splice(from.at, 1);
+      if (to === "rack") rack.push(t);
+      else if (to === "new") table.push([t]);
+      else table[Number(to)].push(t);
+      table = table.filter(function (m, i) { return m.length || i < start.table.length; });
+      order.save(rack.map(function (x) { return x.code; }));
+      draw();
+      check();
+    }
+
+    function discard(t) {
+      if (t.home !== "rack" || rack.indexOf(t) < 0) { say("Discard a tile from your rack.", "error"); return; }
+      if (dirty()) { say("Lay the tiles on the table first, or reset them.", "error"); return; }
+      send("discard " + t.code);
+    }
+
+    function check() {
+      if (timer) clearTimeout(timer);
+      answer = null;
+      if (!dirty()) { draw(); return; }
+      root.dataset.checking = "1";
+      timer = setTimeout(function () {
+        var layout = table.map(function (m) { return m.map(function (t) { return t.code; }); });
+        P.post(config.urls.compose, {melds: layout}, config.csrf).then(function (res) {
+          root.dataset.checking = "0";
+          if (!res.ok) { say(res.body.detail || "the table could not be checked", "error"); return; }
+          answer = res.body;
+          draw();
+          if (answer.legal) say("Ready: Lay puts it on the table.", "info");
+          else say(answer.refusal || "Some melds are not valid yet.", "warn");
+        }).catch(function () { root.dataset.checking = "0"; });
+      }, 120);
+    }
+
+    function send(move) {
+      composer.send(move, function (why) { reset(); say("Move not recorded: " + why, "error"); });
+      draw();
+    }
+
+    function tileButton(t) {
+      var colour = COLOURS[t.code.charAt(0)] || "joker";
+      return P.pieceButton({id: t.id, code: t.code, enabled: movable(t), selected: selected === t.id,
+        cls: "tk-tile chip tile " + colour + (t.code === "J" ? " joker" : "") + (t.home === "table" ? " from-table" : ""),
+        label: t.code === "J" ? "joker" : colour + " " + t.code.slice(1),
+        text: t.code === "J" ? "\u263a" : t.code.slice(1),
+        onClick: function () { selected = selected === t.id ? null : t.id; draw(); }});
+    }
+    function target(node, to) {
+      return P.dropPlace(node, to, {enabled: playing,
+        onDrop: function (id) { place(id, to); },
+        onTap: function () { if (selected) place(selected, to); }});
+    }
+
+    function draw() {
+      var melds = root.querySelector(".tk-melds");
+      melds.textContent = "";
+      table.forEach(function (m, i) {
+        var verdict = answer && answer.melds[i], bad = verdict && !verdict.valid;
+        var box = target(el("div", {cls: "tk-meld meld" + (bad ? " invalid" : ""), "data-meld": String(i),
+          title: bad ? verdict.reason : ""}), String(i));
+        var owner = i < view.table.length ? view.table[i].owner : seat;
+        box.appendChild(el("span", {cls: "tk-owner muted", text: config.names[owner] + ": "}));
+        m.forEach(function (t) { box.appendChild(tileButton(t)); });
+        if (bad) box.appendChild(el("span", {cls: "tk-why", text: verdict.reason}));
+        melds.appendChild(box);
+      });
+      if (playing) melds.appendChild(target(el("button", {type: "button", cls: "tk-new-meld", text: "+ New meld"}), "new"));
+      var rackBox = root.querySelector(".tk-rack");
+      rackBox.textContent = "";
+      target(rackBox, "rack");
+      rack.forEach(function (t) { rackBox.appendChild(tileButton(t)); });
+      var piles = root.querySelector(".tk-piles");
+      piles.textContent = "";
+      view.piles.forEach(function (top, i) {
+        var own = i === seat, takeable = drawing && view.takeable && i === (seat - 1 + view.players) % view.players;
+        var face = top ? el("span", {cls: "chip tile " + (COLOURS[top.charAt(0)] || "joker"), text: top === "J" ? "\u263a" : top.slice(1)}) : null;
+        var node = P.pile({cls: (own ? "tk-own-pile" : "tk-other-pile") + (takeable ? " tk-takeable" : ""),
+          caption: config.names[i] + (own ? " (you)" : ""), label: (own ? "your discards" : config.names[i] + "'s last discard"),
+          face: face, count: view.pile_counts[i],
+          enabled: (own && playing) || takeable,
+          onTap: function () {
+            if (takeable) send("take");
+            else if (own && selected) place(selected, "pile");
+          },
+          onDrop: function (id) { if (own) place(id, "pile"); }});
+        node.setAttribute("data-seat", String(i));
+        piles.appendChild(node);
+      });
+      var sending = composer.sending(), changed = dirty(), mine = view.rack_counts[seat];
+      root.querySelector(".tk-lay").disabled = !playing || sending || !(answer && answer.legal);
+      root.querySelector(".tk-reset").disabled = !playing || !changed;
+      root.querySelector(".tk-draw").disabled = !drawing || sending;
+      root.querySelector(".tk-take").disabled = !drawing || sending || !view.takeable;
+      root.querySelector(".tk-discard").disabled = !playing || sending || changed || !selected || tiles[selected].home !== "rack";
+      var announce = root.querySelector(".tk-announce");
+      announce.hidden = !(rules.announce && playing && view.melded[seat] && !view.announced[seat] && mine <= 4);
+      var closed = root.querySelector(".tk-closed");
+      closed.hidden = !(view.international && playing && !view.melded[seat] && mine === 15);
+      closed.disabled = !selected || tiles[selected].home !== "rack" || changed;
+      root.querySelector(".tk-laid").textContent = changed && answer ? "Laid: " + answer.laid_value + " points" +
+        (!view.melded[seat] ? " (initial meld: " + rules.initial_meld + " needed)" : "") : "";
+      root.dataset.dirty = changed ? "1" : "0";
+    }
+
+    root.appendChild(el("div", {cls: "tk-bar"}, [
+      el("button", {type: "button", cls: "tk-draw", text: "Draw"}),
+      el("button", {type: "button", cls: "tk-take", text: view.takeable ? "Take " + view.takeable : "Take"}),
+      el("button", {type: "button", cls: "tk-lay", text: "Lay"}),
+      el("button", {type: "button", cls: "tk-reset", text: "Reset"}),
+      el("button", {type: "button", cls: "tk-discard", text: "Discard"}),
+      el("button", {type: "button", cls: "tk-announce", text: "Announce: three or fewer"}),
+      el("button", {type: "button", cls: "tk-closed", text: "Closed hand"}),
+      el("span", {cls: "tk-laid"}),
+      P.bell(root, config, myTurn)
+    ]));
+    root.appendChild(el("p", {cls: "tk-say message info", role: "status",
+      text: !myTurn ? "Waiting for the others." : drawing ? "Your turn: draw, or take the last discard." :
+        "Lay tiles on the table, then discard one to your pile."}));
+    var facts = [el("span", {cls: "tk-pool", text: "Stacks: " + view.pool_count})];
+    if (view.trump) facts.push(el("span", {cls: "tk-trump", text: " Trump: " + view.trump + (view.trump_in_pool ? " (tops the last stack)" : "")}));
+    root.appendChild(P.seatBox(view.rack_counts.map(function (n, i) {
+      return {name: config.names[i], own: i === seat, toMove: view.to_move === i,
+              facts: [n + (n === 1 ? " tile" : " tiles")].concat(view.melded[i] ? ["melded"] : [])
+                .concat(view.announced[i] ? ["announced"] : [])};
+    }), facts));
+    root.appendChild(el("div", {cls: "tk-piles piles"}));
+    root.appendChild(el("h3", {text: "Table"}));
+    root.appendChild(el("div", {cls: "tk-melds melds"}));
+    root.appendChild(el("h3", {text: "Your rack"}));
+    root.appendChild(el("div", {cls: "tk-rack rack", "aria-label": "your rack"}));
+    root.querySelector(".tk-draw").addEventListener("click", function () { send("draw"); });
+    root.querySelector(".tk-take").addEventListener("click", function () { send("take"); });
+    root.querySelector(".tk-lay").addEventListener("click", function () { if (answer && answer.legal) send(answer.move); });
+    root.querySelector(".tk-reset").addEventListener("click", function () { reset(); say("The table is back as it was.", "info"); });
+    root.querySelector(".tk-discard").addEventListener("click", function () { if (selected) discard(tiles[selected]); });
+    root.querySelector(".tk-announce").addEventListener("click", function () { send("announce"); });
+    root.querySelector(".tk-closed").addEventListener("click", function () { if (selected) send("closed " + tiles[selected].code); });
+    reset();
+    return {busy: function () { return dirty(); }};
+  };
+})();
