@@ -338,3 +338,28 @@ def test_international_the_trump_cannot_be_the_final_draw_of_an_open_win():
     refused(g, "lay add 1 K12", "trump-final-draw", "cannot be the final draw")
     g.push("discard K12")                                              # and waits for another turn
     assert not g.is_over
+
+
+def test_compose_writes_the_lay_a_laid_out_table_says():
+    g = american(["R1 R2 K7 R7 B7 O9 O10 O11 K13 B4 O2 K5 J B9", "R3 K6 K8 B11 B12 B13 O6 R5 R9 O4 K12 B2 R11 O13"],
+                 pool_top="O5 K10 O8 B3")
+    g.push("draw")
+    first = g.compose([["R1", "R2", "J"], ["K7", "R7", "B7"]])
+    assert first["move"] == "lay [R1 R2 J(R3)] [K7 R7 B7]" and first["legal"] and first["laid_value"] == 27
+    small = g.compose([["R1", "R2", "J"]])
+    assert small["move"] == "lay [R1 R2 J(R3)]" and not small["legal"] and "needs 21" in small["refusal"]
+    bad = g.compose([["R1", "K7", "O9"]])
+    assert not bad["melds"][0]["valid"] and bad["move"] is None
+    high = american(["R12 R13 R1 K7 R7 B7 O9 O10 O11 B4 O2 K5 B9 K13", OTHER], pool_top="O5")
+    high.push("draw")
+    assert high.compose([["R12", "R13", "R1"], ["K7", "R7", "B7"]])["move"] == "lay [R1 R12 R13] [K7 R7 B7]"
+    for move in ("lay [R1 R2 J(R3)] [K7 R7 B7]", "discard O5", "draw", "lay [B11 B12 B13]"):
+        g.push(move)
+    freeing = g.compose([["R1", "R2", "R3"], ["K7", "R7", "B7"], ["B11", "B12", "B13"], ["K6", "J", "K8"]])
+    assert freeing["move"] == "lay free 1 R3 [K6 J(K7) K8]" and freeing["legal"]
+    before = g.snapshot()
+    adding = g.compose([["R1", "R2", "J"], ["K7", "R7", "B7"], ["B11", "B12", "B13", "B10"]])
+    assert adding["move"] == "lay add 3 B10" and not adding["legal"] and "not on the rack" in adding["refusal"]
+    taking = g.compose([["R1", "R2", "J"], ["K7", "R7"], ["B11", "B12", "B13"]])
+    assert not taking["melds"][1]["valid"] and taking["move"] is None       # tiles stay on the table
+    assert g.snapshot() == before                                           # composing changes nothing
