@@ -41,7 +41,7 @@ def browser(monkeypatch):
 
 @pytest.fixture
 def demo(db):
-    call_command("demo", no_admin=True, stdout=open(os.devnull, "w"))
+    call_command("demo", no_admin=True, international_players=0, stdout=open(os.devnull, "w"))
     get_user_model().objects.create_superuser("official", "o@example.invalid", "a-long-pass")
     return Tournament.objects.get(slug="demo-night")
 

@@ -18,7 +18,7 @@ from league.models import Result, TableGame, Tournament
 @pytest.mark.django_db
 def test_demo_plays_a_recorded_contract_tournament(client, capsys):
     call_command("demo", players=4, rounds=1, contract_players=4, contract_rounds=1, no_admin=True,
-                 okey_players=0)
+                 okey_players=0, international_players=0)
     out = capsys.readouterr().out
     assert "Contract rummy (international, seven hands a game):" in out
     assert "Standings (games won, then fewest points):" in out and "/t/demo-contract/" in out
@@ -45,7 +45,7 @@ def test_demo_plays_a_recorded_contract_tournament(client, capsys):
         assert re.search(rf">{names[rows.index(r)]}</a>.*?<td>{r.metrics['penalty']}</td>", html, re.S)
     # running it again plays nothing new
     call_command("demo", players=4, rounds=1, contract_players=4, contract_rounds=1, no_admin=True,
-                 okey_players=0)
+                 okey_players=0, international_players=0)
     assert "demo contract tournament has already been played" in capsys.readouterr().out
     assert Result.objects.filter(game__table__round__tournament=t).count() == 2
 
@@ -57,12 +57,12 @@ def test_demo_prints_the_organisers_links_and_its_development_login(capsys, sett
     from django.contrib.auth import get_user_model
 
     settings.DEBUG = True
-    call_command("demo", players=4, rounds=1, contract_players=0, okey_players=0)
+    call_command("demo", players=4, rounds=1, contract_players=0, okey_players=0, international_players=0)
     out = capsys.readouterr().out
     assert "The organiser's evening (staff, signed in (demo login admin / admin: development only)):" in out
     for link in ("/admin/login/?next=/t/demo-night/check-in/", "/tournaments/new/", "/t/demo-night/check-in/",
                  "/t/demo-night/round/1/desk/", "/t/demo-night/round/1/print.pdf", "/t/demo-night/projector/"):
         assert link in out, link
     assert get_user_model().objects.get(username="admin").check_password("admin")
-    call_command("demo", players=4, rounds=1, contract_players=0, okey_players=0)
+    call_command("demo", players=4, rounds=1, contract_players=0, okey_players=0, international_players=0)
     assert "demo login admin / admin" in capsys.readouterr().out

@@ -175,7 +175,7 @@ def test_the_demo_plays_an_okey_tournament(db, capsys):
 
     from league.models import Result, Tournament
 
-    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=4)
+    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=4, international_players=0)
     out = capsys.readouterr().out
     assert "Okey (a match from 6 points per table and round):" in out and "/t/demo-okey/" in out
     assert "Standings (matches won, then points kept):" in out
@@ -183,5 +183,5 @@ def test_the_demo_plays_an_okey_tournament(db, capsys):
     assert t.status == Tournament.Status.FINISHED and t.family == "okey"
     results = Result.objects.filter(game__table__round__tournament=t, status="confirmed")
     assert results.count() == 2 and all(r.source == "moves" and min(r.scores) <= 0 for r in results)
-    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=4)
+    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=4, international_players=0)
     assert "The demo Okey tournament has already been played." in capsys.readouterr().out

@@ -104,7 +104,7 @@ def test_admin_needs_login(client, played):
 
 
 def test_demo_command_small(db, capsys):
-    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=0)
+    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=0, international_players=0)
     out = capsys.readouterr().out
     assert "Round 1 closed." in out and "/t/demo-night/" in out
     for link in ("/t/demo-night/check-in/", "/t/demo-night/round/1/print/", "/t/demo-night/projector/",
@@ -114,7 +114,7 @@ def test_demo_command_small(db, capsys):
     assert results.count() == 4
     assert all(r.source == "moves" and sum(r.scores) == 0 for r in results)
     # Run again: nothing new, the same standings.
-    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=0)
+    call_command("demo", players=4, rounds=1, no_admin=True, contract_players=0, okey_players=0, international_players=0)
     assert "already been played" in capsys.readouterr().out
     assert Result.objects.count() == 4
 

@@ -197,7 +197,7 @@ class Command(BaseCommand):
         n = opts["okey_players"]
         if n < 4 or n % 4:
             raise CommandError("the Okey tournament seats tables of four: give 4, 8, 12 ... players")
-        return self._family(club, names, n, slug=OKEY_SLUG, name="Demo Okey", variant="okey",
+        return self._family(club, names, n, slug=OKEY_SLUG, name="Demo Okey", label="Okey", variant="okey",
                             rules={"start_points": 6}, table_size=4,
                             title="Okey (a match from 6 points per table and round):",
                             ranked="matches won, then points kept")
@@ -209,11 +209,12 @@ class Command(BaseCommand):
         if n < 2:
             raise CommandError("the International Rummikub tournament needs 2 players or more")
         return self._family(club, names, n, slug=INTERNATIONAL_SLUG, name="Demo International Rummikub",
+                            label="International Rummikub",
                             variant="international-rummikub", rules={}, table_size=3,
                             title="International Rummikub (a game per seat at each table and round):",
                             ranked="games won, then points")
 
-    def _family(self, club: Club, names: list[str], n: int, *, slug: str, name: str, variant: str,
+    def _family(self, club: Club, names: list[str], n: int, *, slug: str, name: str, label: str, variant: str,
                 rules: dict, table_size: int, title: str, ranked: str) -> Tournament:
         """A tournament of another family: created once, two rounds seated
         by standings, played by AI seats, its standings printed."""
@@ -233,7 +234,7 @@ class Command(BaseCommand):
                     services.tournament_enter(tournament=tournament, player=player, checked_in=True)
         self.stdout.write("\n" + title)
         if tournament.status == Tournament.Status.FINISHED:
-            self.stdout.write(f"The {name} tournament has already been played.")
+            self.stdout.write(f"The demo {label} tournament has already been played.")
         self._play(tournament, slug)
         rows = selectors.tournament_standings(tournament)
         players = selectors.players_by_id(r.player for r in rows)

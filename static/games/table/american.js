@@ -128,6 +128,8 @@
     }
 
     function draw() {
+      var focused = document.activeElement && root.contains(document.activeElement) ?
+        document.activeElement.getAttribute("data-id") : null;   // kept across the redraw
       var melds = root.querySelector(".tk-melds");
       melds.textContent = "";
       table.forEach(function (m, i) {
@@ -176,6 +178,10 @@
       root.querySelector(".tk-laid").textContent = changed && answer ? "Laid: " + answer.laid_value + " points" +
         (!view.melded[seat] ? " (initial meld: " + rules.initial_meld + " needed)" : "") : "";
       root.dataset.dirty = changed ? "1" : "0";
+      if (focused) {
+        var again = root.querySelector('[data-id="' + focused + '"]');
+        if (again) again.focus();
+      }
     }
 
     root.appendChild(el("div", {cls: "tk-bar"}, [

@@ -163,6 +163,10 @@
 
     function render() {
       var answer = lastAnswer, sending = composer.sending();
+      // a keyboard user keeps the focus across a redraw (an engine's answer
+      // arriving redraws the tiles)
+      var focused = document.activeElement && root.contains(document.activeElement) ?
+        document.activeElement.getAttribute("data-id") : null;
       var melds = root.querySelector(".tk-melds");
       melds.textContent = "";
       table.forEach(function (m, i) {
@@ -189,6 +193,10 @@
       laid.textContent = dirty && answer ? "Laid: " + answer.laid_value + " points" +
         (!view.initial_meld_done[config.seat] ? " (initial meld: " + view.rules.initial_meld + " needed)" : "") : "";
       root.dataset.dirty = dirty ? "1" : "0";
+      if (focused) {
+        var again = root.querySelector('[data-id="' + focused + '"]');
+        if (again) again.focus();
+      }
     }
 
     function scheduleCheck() {
