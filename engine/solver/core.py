@@ -55,6 +55,12 @@ DFS_LIMIT = 1000  # states; past it the shortcut gives way to the programme
 # failed search costs one to three milliseconds
 DFS_SHARE = 0.5
 BEAM = 32  # states per layer in the heuristic pass
+# when the narrow pass leaves 1-WIDEN_BOUND candidates out and there are
+# WIDEN_JOKERS or more jokers to place, wider passes (WIDER_BEAMS states a
+# layer) look for the division that places them all before the exact pass
+WIDEN_BOUND = 3
+WIDEN_JOKERS = 2
+WIDER_BEAMS = (256,)
 
 
 class gc_paused:
@@ -134,6 +140,11 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         # always optimal in tiles), else a depth-first play; it bounds the
         # loss and, as a floor, the score of the exact pass
         best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM)
+        if best is None and jt + jr >= WIDEN_JOKERS:
+            for beam in WIDER_BEAMS:   # jokers to place: a wider pass finds an incumbent
+                best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam)
+                if best is not None:
+                    break
         floor = 0 if best is None else best.score
         from_beam = best is not None
         if best is None:
@@ -143,6 +154,17 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             if weights is None:
                 floor = best.score  # (in face values)
         bound = total - (best.score >> 16)
+        if from_beam and 0 < bound <= WIDEN_BOUND and jt + jr >= WIDEN_JOKERS:
+            # jokers to place: the narrow pass often falls a tile or two short
+            # where every candidate fits; wider passes find that division at
+            # a fraction of an exact pass's cost (XP tables with 3-4 jokers)
+            for beam in WIDER_BEAMS:
+                wider = dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam)
+                if wider is not None and wider.score > best.score:
+                    best, floor = wider, wider.score
+                    bound = total - (best.score >> 16)
+                    if bound == 0:
+                        break
         if bound == 0 and floor:
             return best  # every candidate placed: nothing can score more
         if from_beam:
