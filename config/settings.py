@@ -312,6 +312,11 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # seconds (kombu's default sweeps only every 100 s).
     "unacked_restore_interval": env_int("CELERY_RESTORE_INTERVAL", 10),
     "unacked_restore_throttle": 1,
+    # The sweep runs under a Redis lock; a worker killed while holding it
+    # would block every other worker's sweep until the lock expires (kombu's
+    # default: 300 s, longer than a game should stall). A sweep takes
+    # milliseconds: the lock lapses after this many seconds.
+    "unacked_mutex_expire": env_int("CELERY_UNACKED_MUTEX_EXPIRE", 15),
 }
 # Periodic repairs (run one beat: ``celery -A config beat``, or ``worker -B``
 # on one machine): send outbox rows left pending while Redis was away, and

@@ -103,3 +103,17 @@ def test_beat_repairs_often_enough_that_a_killed_worker_stalls_a_game_seconds_no
     assert beat["league-redrive"]["task"] == "league.redrive" and "league.redrive" in current_app.tasks
     for entry in beat.values():
         assert entry["task"] in current_app.tasks
+
+
+def test_a_killed_workers_sweep_lock_lapses_in_seconds():
+    """kombu's Redis transport gives back a dead worker's unacknowledged
+    messages in a sweep that runs under a lock; a worker killed while holding
+    it would block every other worker's sweep for kombu's default 300 s (a
+    fault test once stalled a game that long). The lock lapses in 15 s, and
+    the sweep runs every 10 s."""
+    from django.conf import settings
+
+    options = settings.CELERY_BROKER_TRANSPORT_OPTIONS
+    assert options["unacked_mutex_expire"] <= 15
+    assert options["unacked_restore_interval"] <= 10 and options["unacked_restore_throttle"] == 1
+    assert options["visibility_timeout"] <= 60
