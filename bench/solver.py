@@ -169,23 +169,26 @@ def parse_sizes(text: str) -> list[tuple[str, int | str]]:
     return out
 
 
+def sizes_option(text: str) -> set:
+    """``--sizes`` as argparse reads it (the classes given, as a set)."""
+    try:
+        return set(parse_sizes(text))
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-size", type=int, default=None,
                     help="positions per size (default 16, quick 5; half on full XP tables)")
     ap.add_argument("--quick", action="store_true", help="a CI-sized run")
     ap.add_argument("--seed", default="bench-solver")
-    ap.add_argument("--sizes", default=None,
+    ap.add_argument("--sizes", default=None, type=sizes_option,
                     help="only these set:table pairs (as standard:20,xp:40,standard:late); "
                          "the positions drawn stay those of the whole run")
     args = ap.parse_args(argv)
     per_size = args.per_size or (5 if args.quick else 16)
-    only = None
-    if args.sizes:
-        try:
-            only = set(parse_sizes(args.sizes))
-        except ValueError as exc:
-            ap.error(str(exc))
+    only = args.sizes
     warm(solve)
     print(f"solver: {core.BUILD} (engine/solver/dp.py; see engine/solver/compiled.py)")
     print(f"{'set':9}{'table':>11}{'n':>4} | {'solver med':>10}{'worst':>9} | "

@@ -39,7 +39,7 @@ try:
 except ImportError:  # an optional dependency: say how to get it
     sys.exit("bench/solver_ref.py needs rummikub-solver: .venv/bin/pip install -e '.[bench-ref]'")
 
-from solver import parse_sizes, position, sizes, warm  # noqa: E402
+from solver import sizes_option, position, sizes, warm  # noqa: E402
 
 from engine.solver import core, solve  # noqa: E402
 from engine.tiles import JOKER, XP  # noqa: E402
@@ -66,15 +66,11 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-size", type=int, default=8, help="positions per class (default 8)")
     ap.add_argument("--seed", default="bench-solver")
-    ap.add_argument("--sizes", default=None, help="only these set:table classes (as bench/solver.py)")
+    ap.add_argument("--sizes", default=None, type=sizes_option,
+                    help="only these set:table classes (as bench/solver.py)")
     ap.add_argument("--quiet", action="store_true", help="no line per position")
     args = ap.parse_args(argv)
-    only = None
-    if args.sizes:
-        try:
-            only = set(parse_sizes(args.sizes))
-        except ValueError as exc:
-            ap.error(str(exc))
+    only = args.sizes
     warm(solve)
     rulesets = {}
     print(f"solver: {core.BUILD}; reference: rummikub-solver with GLPK_MI (model built once per set)")

@@ -40,6 +40,27 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 
+def check_new_args(players, seed, deal, first, *, low: int, high: int, name: str) -> None:
+    """The checks every family's ``new`` makes on its arguments: a whole
+    number of players in ``low``..``high`` (``name`` takes them), exactly one
+    of a non-empty seed and a deal, and ``first`` a seat.
+
+    :raises DealError: the first argument that is wrong, named.
+    """
+    from .errors import DealError
+
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise DealError(f"players must be a whole number, not {players!r}")
+    if not low <= players <= high:
+        raise DealError(f"{name} takes {low}-{high} players, not {players}")
+    if (seed is None) == (deal is None):
+        raise DealError("give exactly one of seed= and deal=")
+    if seed is not None and (not isinstance(seed, str) or not seed):
+        raise DealError(f"a seed is a non-empty string, not {seed!r}")
+    if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
+        raise DealError(f"first must be a seat 0-{players - 1}, not {first!r}")
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What one pushed move did.

@@ -111,6 +111,21 @@ def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str) -> SheetEntry:
         return entry
 
 
+def _open_entry(entry: SheetEntry, after_result: str) -> SheetEntry:
+    """``entry`` locked for the organiser's decision (inside a transaction).
+
+    :raises LeagueError: the entry is not open, or the game has its result
+        (``after_result`` ends that message).
+    """
+    entry = SheetEntry.objects.select_for_update().select_related("game").get(pk=entry.pk)
+    if entry.status not in OPEN:
+        raise LeagueError(f"{entry.game}: {entry.by}'s entry is {entry.get_status_display()}, "
+                          "not waiting for the organiser")
+    if entry.game.results.filter(status=Result.Status.CONFIRMED).exists():
+        raise LeagueError(f"{entry.game} has its result already{after_result}")
+    return entry
+
+
 def sheet_entry_accept(*, entry: SheetEntry, actor: str) -> Result:
     """The organiser records ``entry`` as the game's result (an event like
     any other): one side of a discrepancy, or a lone entry nobody has
@@ -120,12 +135,7 @@ def sheet_entry_accept(*, entry: SheetEntry, actor: str) -> Result:
         or the game has its result already.
     """
     with transaction.atomic():
-        entry = SheetEntry.objects.select_for_update().select_related("game").get(pk=entry.pk)
-        if entry.status not in OPEN:
-            raise LeagueError(f"{entry.game}: {entry.by}'s entry is {entry.get_status_display()}, "
-                              "not waiting for the organiser")
-        if entry.game.results.filter(status=Result.Status.CONFIRMED).exists():
-            raise LeagueError(f"{entry.game} has its result already")
+        entry = _open_entry(entry, "")
         result = result_append(game=entry.game, payload=entry.checked,
                                actor=f"{actor}: accepted {entry.by}'s entry", correction=False)
         entry.status = SheetEntry.Status.ACCEPTED
@@ -141,10 +151,5 @@ def sheet_entry_send_back(*, entry: SheetEntry) -> int:
     :raises LeagueError: the entry is not open, or the game has its result.
     """
     with transaction.atomic():
-        entry = SheetEntry.objects.select_for_update().select_related("game").get(pk=entry.pk)
-        if entry.status not in OPEN:
-            raise LeagueError(f"{entry.game}: {entry.by}'s entry is {entry.get_status_display()}, "
-                              "not waiting for the organiser")
-        if entry.game.results.filter(status=Result.Status.CONFIRMED).exists():
-            raise LeagueError(f"{entry.game} has its result already: enter a correction instead")
+        entry = _open_entry(entry, ": enter a correction instead")
         return entry.game.sheet_entries.filter(status__in=OPEN).update(status=SheetEntry.Status.RETURNED)

@@ -32,8 +32,8 @@ import json
 from collections import Counter
 from typing import Any, ClassVar
 
-from ..base import Game, Outcome
-from ..errors import DealError, IllegalMoveError, NotationError, RecordError, RuleOptionError
+from ..base import Game, Outcome, check_new_args
+from ..errors import IllegalMoveError, NotationError, RecordError, RuleOptionError
 from ..melds import format_meld, meld_tiles, parse_meld
 from ..records import write_game
 from ..registry import register
@@ -95,25 +95,16 @@ class AmericanGame(Game):
             raise RuleOptionError(f"rules must be AmericanRules or a dict, not {type(rules).__name__}")
         if rules.international != cls.BASE.international:
             raise RuleOptionError(f"these rules are not {cls.variant}'s")
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise DealError(f"players must be a whole number, not {players!r}")
-        if not cls.min_players <= players <= cls.max_players:
-            raise DealError(f"{cls.variant} takes {cls.min_players}-{cls.max_players} players, not {players}")
-        if (seed is None) == (deal is None):
-            raise DealError("give exactly one of seed= and deal=")
-        if seed is not None and (not isinstance(seed, str) or not seed):
-            raise DealError(f"a seed is a non-empty string, not {seed!r}")
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise DealError(f"first must be a seat 0-{players - 1}, not {first!r}")
+        check_new_args(players, seed, deal, first, low=cls.min_players, high=cls.max_players, name=cls.variant)
         g = cls.__new__(cls)
         g.n, g.rules, g.seed, g.first = players, rules, seed, first
         if deal is not None:
-            g.racks, g.pool, g.trump = g._check_deal(deal)
+            g.racks, g.pool, g.trump = check_deal(deal, players, first, rules.international)
             g.deal = {"hands": [list(r) for r in g.racks], "pool": list(g.pool),
                       **({"trump": g.trump} if not rules.international else {})}
         else:
             g.deal = None
-            g.racks, g.pool, g.trump = g._deal_from(list(shuffled(STANDARD, seed)))
+            g.racks, g.pool, g.trump = deal_from(list(shuffled(STANDARD, seed)), players, first, rules.international)
         g.piles = [[] for _ in range(players)]
         g.table = []                   # [owner seat, meld slots]
         g.melded = [False] * players
@@ -138,12 +129,6 @@ class AmericanGame(Game):
             g.phase = "play"
         g._note_twins()
         return g
-
-    def _deal_from(self, tiles: list[int]):
-        return deal_from(tiles, self.n, self.first, self.rules.international)
-
-    def _check_deal(self, deal: dict[str, Any]):
-        return check_deal(deal, self.n, self.first, self.rules.international)
 
     # --- who may act ----------------------------------------------------------------
     @property
@@ -295,7 +280,6 @@ class AmericanGame(Game):
 
     def _lay(self, seat: int, move: Move) -> Outcome:
         self._need("play", "lay")
-        before = len(self.racks[seat])
         first = not self.melded[seat]
         new_table, used, added_others, value = self._check_lay(seat, move)
         rack = Counter(self.racks[seat])
@@ -305,7 +289,7 @@ class AmericanGame(Game):
             raise IllegalMoveError("a player keeps one tile to discard: laying every tile is not allowed",
                                    "no-discard-left")
         if first:
-            self._check_initial(move, value, added_others, left, before)
+            self._check_initial(move, value, left)
         elif self.rules.international and self.drew_trump and left == 1:
             raise IllegalMoveError("the trump cannot be the final draw of an Open win: keep two tiles "
                                    "this turn", "trump-final-draw")
@@ -322,7 +306,7 @@ class AmericanGame(Game):
             self.first_lay_turn = True
         return Outcome("laid", seat, {"tiles": sum(used.values()), "left": left})
 
-    def _check_initial(self, move: Move, value: int, added_others: bool, left: int, before: int) -> None:
+    def _check_initial(self, move: Move, value: int, left: int) -> None:
         r = self.rules
         if r.international and left == 1:
             # all but one at once: a Foot (with additions to others' melds) or a
@@ -468,11 +452,6 @@ class AmericanGame(Game):
         if seat is not None and not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < self.n):
             raise IllegalMoveError(f"no seat {seat!r}", "no-such-seat")
         take = self.takeable()
-        trump_face = None
-        if not self.rules.international:
-            trump_face = format_tile(self.trump) if self.trump is not None else None
-        else:
-            trump_face = format_tile(self.trump)
         v: dict[str, Any] = {
             "family": self.family, "variant": self.variant, "players": self.n,
             "rules": self.rules.to_dict(), "international": self.rules.international, "first": self.first,
@@ -482,7 +461,8 @@ class AmericanGame(Game):
             "piles": [format_tile(p[-1]) if p else None for p in self.piles],
             "pile_counts": [len(p) for p in self.piles],
             "takeable": format_tile(take) if take is not None else None,
-            "trump": trump_face, "trump_in_pool": self.trump_in_pool(),
+            "trump": format_tile(self.trump) if self.trump is not None else None,
+            "trump_in_pool": self.trump_in_pool(),
             "melded": list(self.melded), "announced": list(self.announced),
             "is_over": self.over, "scores": self.scores(), "winners": self.winners,
             "win": json.loads(json.dumps(self.win)) if self.over else None,

@@ -25,7 +25,7 @@ import json
 from dataclasses import asdict, fields, replace
 from typing import Any, ClassVar
 
-from ..base import Game, Outcome
+from ..base import Game, Outcome, check_new_args
 from ..cards import CARDS, TEXT, Card, deck_counter, make_deck, seeded_shuffle, sort_key
 from ..errors import DealError, IllegalMoveError, RecordError, RuleOptionError
 from ..records import write_game
@@ -94,17 +94,7 @@ class ContractGame(Turns, Game):
             rules = cls.rules_from_dict(rules)
         elif not isinstance(rules, ContractRules):
             raise RuleOptionError(f"rules must be ContractRules or a dict, not {type(rules).__name__}")
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise DealError(f"players must be a whole number, not {players!r}")
-        if not rules.min_players <= players <= rules.max_players:
-            raise DealError(f"{rules.profile} takes {rules.min_players}-{rules.max_players} "
-                            f"players, not {players}")
-        if (seed is None) == (deal is None):
-            raise DealError("give exactly one of seed= and deal=")
-        if seed is not None and (not isinstance(seed, str) or not seed):
-            raise DealError(f"a seed is a non-empty string, not {seed!r}")
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise DealError(f"first must be a seat 0-{players - 1}, not {first!r}")
+        check_new_args(players, seed, deal, first, low=rules.min_players, high=rules.max_players, name=rules.profile)
         pack = deck_counter(rules.decks_for(players), rules.jokers_per_deck)
         if sum(pack.values()) < players * rules.hand_size + 2:
             raise DealError("not enough cards for that many players")

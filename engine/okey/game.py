@@ -28,7 +28,7 @@ import json
 from collections import Counter
 from typing import Any, ClassVar
 
-from ..base import Game, Outcome
+from ..base import Game, Outcome, check_new_args
 from ..cards import seeded_shuffle
 from ..errors import DealError, IllegalMoveError, NotationError, RecordError, RuleOptionError
 from ..records import write_game
@@ -96,16 +96,7 @@ class OkeyGame(Game):
             rules = OkeyRules.from_dict(rules)
         elif not isinstance(rules, OkeyRules):
             raise RuleOptionError(f"rules must be OkeyRules or a dict, not {type(rules).__name__}")
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise DealError(f"players must be a whole number, not {players!r}")
-        if not cls.min_players <= players <= cls.max_players:
-            raise DealError(f"Okey takes {cls.min_players}-{cls.max_players} players, not {players}")
-        if (seed is None) == (deal is None):
-            raise DealError("give exactly one of seed= and deal=")
-        if seed is not None and (not isinstance(seed, str) or not seed):
-            raise DealError(f"a seed is a non-empty string, not {seed!r}")
-        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-            raise DealError(f"first must be a seat 0-{players - 1}, not {first!r}")
+        check_new_args(players, seed, deal, first, low=cls.min_players, high=cls.max_players, name="Okey")
         game = cls.__new__(cls)
         game.n, game.rules, game.seed, game.first = players, rules, seed, first
         game.deals = _check_deals(deal, players, first) if deal is not None else []
