@@ -55,12 +55,11 @@ DFS_LIMIT = 1000  # states; past it the shortcut gives way to the programme
 # failed search costs one to three milliseconds
 DFS_SHARE = 0.5
 BEAM = 32  # states per layer in the heuristic pass
-# when the narrow pass leaves 1-WIDEN_BOUND candidates out and there are
-# WIDEN_JOKERS or more jokers to place, wider passes (WIDER_BEAMS states a
-# layer) look for the division that places them all before the exact pass
-WIDEN_BOUND = 3
+# when the narrow pass leaves candidates out (or finds nothing) and there
+# are WIDEN_JOKERS or more jokers to place, wider passes (WIDER_BEAMS states
+# a layer) look for a division that places more before the exact pass
 WIDEN_JOKERS = 2
-WIDER_BEAMS = (256,)
+WIDER_BEAMS = (128,)
 
 
 class gc_paused:
@@ -140,8 +139,10 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         # always optimal in tiles), else a depth-first play; it bounds the
         # loss and, as a floor, the score of the exact pass
         best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM)
+        widened = 0  # wider passes run
         if best is None and jt + jr >= WIDEN_JOKERS:
             for beam in WIDER_BEAMS:   # jokers to place: a wider pass finds an incumbent
+                widened += 1
                 best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam)
                 if best is not None:
                     break
@@ -154,11 +155,12 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             if weights is None:
                 floor = best.score  # (in face values)
         bound = total - (best.score >> 16)
-        if from_beam and 0 < bound <= WIDEN_BOUND and jt + jr >= WIDEN_JOKERS:
-            # jokers to place: the narrow pass often falls a tile or two short
-            # where every candidate fits; wider passes find that division at
-            # a fraction of an exact pass's cost (XP tables with 3-4 jokers)
-            for beam in WIDER_BEAMS:
+        if from_beam and bound > 0 and jt + jr >= WIDEN_JOKERS:
+            # jokers to place: the narrow pass often falls short (a tile or
+            # two where every candidate fits, or more); a wider pass finds a
+            # better incumbent at a fraction of what each candidate of
+            # budget costs the exact pass (XP tables with 3-4 jokers)
+            for beam in WIDER_BEAMS[widened:]:
                 wider = dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam)
                 if wider is not None and wider.score > best.score:
                     best, floor = wider, wider.score
@@ -171,16 +173,9 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # the heuristic pass's bound is nearly always tight: one exact
             # pass looking only for a plan that scores more than the
             # incumbent (states that can at best tie it are cut too)
-            if EXACT_DIRECTION and _lost_lie_high(best, table, rack):
-                # the candidates the incumbent lost come first the other way
-                plan = dp.run_dp(mirror(table), mirror(rack), jt, jr, budget=bound,
-                                 weights=_reversed_weights(weights), floor=floor + 1)
-                if plan is not None:
-                    plan.reversed = True
-            else:
-                plan = dp.run_dp(table, rack, jt, jr, budget=bound, weights=weights,
-                                 floor=floor + 1)
-            return plan if plan is not None and plan.score > best.score else best
+            flip = EXACT_DIRECTION and _lost_lie_high(best, table, rack)
+            plan = exact_pass(table, rack, jt, jr, bound, weights, floor + 1, flip)
+            return plan if plan is not None else best
         # the depth-first play's bound often is not tight: budgets 0 (if not
         # yet ruled out), 1, 2, 4, ... up to the bound, the first that admits
         # a plan
@@ -201,6 +196,67 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         if plan is not None or budget is None:
             return plan
         d = 1 if d == 0 else d * 2
+
+
+def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
+               weights: list[int] | None, floor: int, flip: bool) -> dp.Plan | None:
+    """The exact pass after the heuristic one: the best plan losing at most
+    ``budget`` candidates and scoring at least ``floor``, or ``None``.
+
+    ``flip`` is the direction the incumbent's lost candidates favour (see
+    :func:`_lost_lie_high`). It is the cheaper one most of the time, but on
+    some positions (XP tables with three or four jokers laid) the other
+    direction proves the same answer up to a hundred times faster. So the
+    favoured direction runs until its layers have held ``EXACT_TRY[0]``
+    states, then the other until ``EXACT_TRY[1]``, then the favoured one
+    on to the end; the first to finish answers (both are exact: the same
+    score; the work is counted, not timed, so the answer never depends on
+    the machine). A pass the favoured direction finishes early pays
+    nothing; one that neither finishes early pays ``EXACT_TRY[1]`` states
+    of the other (one to three milliseconds, its caches cold).
+    """
+    favoured = _pass(table, rack, jt, jr, budget, weights, floor, flip)
+    first, then = EXACT_TRY
+    if first:
+        while favoured.n < 13 and favoured.work <= first:
+            if not favoured.step():
+                return None  # no plan within budget and floor, either way
+        if favoured.n < 13:
+            # made only now (it fills the position caches too); given up
+            # within a layer of its limit, never resumed
+            other = _pass(table, rack, jt, jr, budget, weights, floor, not flip)
+            other.limit = then
+            try:
+                while other.n < 13:
+                    if not other.step():
+                        return None
+                return _result(other, not flip)
+            except dp.SearchLimit:
+                pass
+    while favoured.n < 13:
+        if not favoured.step():
+            return None
+    return _result(favoured, flip)
+
+
+def _result(p: dp.Pass, reverse: bool) -> dp.Plan | None:
+    plan = p.result()
+    if plan is not None and reverse:
+        plan.reversed = True
+    return plan
+
+
+def _pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
+          weights: list[int] | None, floor: int, reverse: bool) -> dp.Pass:
+    if reverse:
+        return dp.Pass(mirror(table), mirror(rack), jt, jr, budget=budget,
+                       weights=_reversed_weights(weights), floor=floor)
+    return dp.Pass(table, rack, jt, jr, budget=budget, weights=weights, floor=floor)
+
+
+# the work (states held) after which the exact pass's favoured direction,
+# then the other, gives way (see exact_pass); (0, 0): the favoured one alone
+EXACT_TRY = (2000, 4000)
 
 
 def mirror(counts: list[int]) -> list[int]:

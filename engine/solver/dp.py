@@ -631,50 +631,133 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         budget exists (with ``beam``: none was found; with ``floor``: none
         reaching it).
     """
-    key: int  # a state (the programme's ints, typed for the compiled build)
-    k2: int
-    jtot = jt + jr
-    cand_total = sum(rack) + jr
-    joker_value = JOKER_VALUE if weights is None else weights[52]
-    lims = limits(table, rack, jtot)
-    # rest[i]: the most score the candidates after position i (number-major,
-    # colour-minor) could still add, jokers included
-    rest = [0] * 52
-    acc = jr * (BIG + joker_value)
-    for n in range(12, -1, -1):
-        for c in range(3, -1, -1):
-            rest[n * 4 + c] = acc
-            i = c * 13 + n
-            acc += rack[i] * (BIG + (n + 1 if weights is None else weights[i]))
-    ahead_need = _ahead_table(table, rack)
-    ahead_cache = ahead_need.cache
-    # the most tiles the later colours of a number could still give to groups
-    pos_key = (tuple(table), tuple(rack), jtot)
-    prep = _PREP.get(pos_key)
-    if prep is None:
-        if len(_PREP) > 16:
-            _PREP.clear()
-        prep = _PREP[pos_key] = (_later(table, rack, lims), _tails(table, rack))
-    later_t, tails = prep
-    opt_lists = _OPTS.get(pos_key)  # (the lists hold no values: any weights)
-    if opt_lists is None:
-        if len(_OPTS) > 8:
-            _OPTS.clear()
-        opt_lists = _OPTS[pos_key] = [{} for _ in range(52)]
-    # shared across positions (the lists hold no values)
-    glob = _OPTS_G if tails is not None else None
-    if glob is not None and len(glob) > 20_000:
-        glob.clear()
-    cur: dict[int, int] = {0: 0}
-    back: list[Any] = []
-    placed_cand = 0
-    mv_cap = threshold
-    lazy = not threshold and jtot > 0
-    full_cap = min(jtot, 7) << _CAP_SHIFT
-    full = min(jtot, 7) if lazy else -1
-    mv_mask = (1 << _MV_SHIFT) - 1
-    low_mask = (1 << _J_SHIFT) - 1
-    for n in range(13):
+    p = Pass(table, rack, jt, jr, threshold, budget, weights, beam, floor)
+    for _ in range(13):
+        if not p.step():
+            return None
+    return p.result()
+
+
+class Pass:
+    """One pass of the programme (:func:`run_dp`), a number at a time:
+    :meth:`step` takes the next number, :meth:`result` reads the best plan
+    off once all thirteen are taken. ``work`` counts the states its layers
+    have held so far, a measure of its cost (see :func:`race`)."""
+
+    def __init__(self, table: list[int], rack: list[int], jt: int, jr: int,
+                 threshold: int = 0, budget: int | None = None,
+                 weights: list[int] | None = None, beam: int = 0,
+                 floor: int = 0) -> None:
+        jtot = jt + jr
+        cand_total = sum(rack) + jr
+        joker_value = JOKER_VALUE if weights is None else weights[52]
+        lims = limits(table, rack, jtot)
+        # rest[i]: the most score the candidates after position i (number-major,
+        # colour-minor) could still add, jokers included
+        rest = [0] * 52
+        acc = jr * (BIG + joker_value)
+        for n in range(12, -1, -1):
+            for c in range(3, -1, -1):
+                rest[n * 4 + c] = acc
+                i = c * 13 + n
+                acc += rack[i] * (BIG + (n + 1 if weights is None else weights[i]))
+        ahead_need = _ahead_table(table, rack)
+        ahead_cache = ahead_need.cache
+        # the most tiles the later colours of a number could still give to groups
+        pos_key = (tuple(table), tuple(rack), jtot)
+        prep = _PREP.get(pos_key)
+        if prep is None:
+            if len(_PREP) > 16:
+                _PREP.clear()
+            prep = _PREP[pos_key] = (_later(table, rack, lims), _tails(table, rack))
+        later_t, tails = prep
+        opt_lists = _OPTS.get(pos_key)  # (the lists hold no values: any weights)
+        if opt_lists is None:
+            if len(_OPTS) > 8:
+                _OPTS.clear()
+            opt_lists = _OPTS[pos_key] = [{} for _ in range(52)]
+        # shared across positions (the lists hold no values)
+        glob = _OPTS_G if tails is not None else None
+        if glob is not None and len(glob) > 20_000:
+            glob.clear()
+        cur: dict[int, int] = {0: 0}
+        back: list[Any] = []
+        placed_cand = 0
+        mv_cap = threshold
+        lazy = not threshold and jtot > 0
+        full_cap = min(jtot, 7) << _CAP_SHIFT
+        full = min(jtot, 7) if lazy else -1
+        mv_mask = (1 << _MV_SHIFT) - 1
+        low_mask = (1 << _J_SHIFT) - 1
+        self.table: list[int] = table
+        self.rack: list[int] = rack
+        self.jt: int = jt
+        self.jr: int = jr
+        self.threshold: int = threshold
+        self.budget: int | None = budget
+        self.weights: list[int] | None = weights
+        self.beam: int = beam
+        self.floor: int = floor
+        self.jtot: int = jtot
+        self.cand_total: int = cand_total
+        self.joker_value: int = joker_value
+        self.lims: list[int] = lims
+        self.rest: list[int] = rest
+        self.ahead_need: Any = ahead_need
+        self.ahead_cache: Any = ahead_cache
+        self.later_t: list[list[int]] = later_t
+        self.tails: Any = tails
+        self.opt_lists: list[dict[int, Any]] = opt_lists
+        self.glob: Any = glob
+        self.cur: dict[int, int] = cur
+        self.back: list[Any] = back
+        self.placed_cand: int = placed_cand
+        self.mv_cap: int = mv_cap
+        self.lazy: bool = lazy
+        self.full_cap: int = full_cap
+        self.full: int = full
+        self.mv_mask: int = mv_mask
+        self.low_mask: int = low_mask
+        self.n: int = 0  # the next number index to take
+        self.work: int = 0
+        # when > 0: a step raises SearchLimit as soon as a layer takes the
+        # work past it (the pass is then given up)
+        self.limit: int = 0
+
+    def step(self) -> bool:
+        """Take the next number; ``False`` when no state is left (no plan).
+
+        :raises SearchLimit: ``limit`` passed (the pass cannot go on).
+        """
+        key: int  # a state (the programme's ints, typed for the compiled build)
+        k2: int
+        n: int = self.n
+        work: int = self.work
+        limit: int = self.limit
+        table: list[int] = self.table
+        rack: list[int] = self.rack
+        weights: list[int] | None = self.weights
+        budget: int | None = self.budget
+        floor: int = self.floor
+        beam: int = self.beam
+        jtot: int = self.jtot
+        lims: list[int] = self.lims
+        rest: list[int] = self.rest
+        ahead_need: Any = self.ahead_need
+        ahead_cache: Any = self.ahead_cache
+        later_t: list[list[int]] = self.later_t
+        tails: Any = self.tails
+        opt_lists: list[dict[int, Any]] = self.opt_lists
+        glob: Any = self.glob
+        cur: dict[int, int] = self.cur
+        back: list[Any] = self.back
+        placed_cand: int = self.placed_cand
+        mv_cap: int = self.mv_cap
+        lazy: bool = self.lazy
+        full_cap: int = self.full_cap
+        full: int = self.full
+        mv_mask: int = self.mv_mask
+        low_mask: int = self.low_mask
         number = n + 1
         mode = mode_at(lazy, n)
         steps: list[Any] = []
@@ -787,6 +870,9 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                             nxt[k2o] = (sc, key_o, opt)
                 if beam and len(nxt) > beam:
                     nxt = _best(nxt, beam)
+                work += len(nxt) + len(cur2)
+                if limit and work > limit:
+                    raise SearchLimit()
                 steps.append(nxt)
                 cur2 = nxt
                 continue
@@ -816,6 +902,9 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
                     old = nxt.get(k2)
                     if old is None or old[0] < sc:
                         nxt[k2] = (sc, key, opt)
+            work += len(nxt) + len(cur2)
+            if limit and work > limit:
+                raise SearchLimit()
             steps.append(nxt)
             cur2 = nxt
         placed_cand = cand_before
@@ -880,55 +969,71 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
             cur = dict(sorted(cur.items(), key=lambda kv: -kv[1] << 4 | kv[0] >> _J_SHIFT & 0xF)[:beam])
         if _DEBUG:
             print(len(cur))
-        if not cur:
-            return None
-    # final: all runs closable, table jokers placed, threshold met
-    best = None
-    best_key = None
-    best_surplus = 0
-    for key, score in cur.items():
-        ok = True
-        for c in range(4):
-            if not closable_at_end(key >> _SHIFT[c] & _MASK8):
-                ok = False
-                break
-        if not ok:
-            continue
-        jused = key >> _J_SHIFT & 0xF
-        surplus = 0
-        if lazy:
-            surplus = min(jtot - jused, key >> _CAP_SHIFT & 7)
-        if jused + surplus < jt:
-            continue
-        placed_j = jused + surplus - jt
-        if budget is not None and cand_total - (score >> 16) - placed_j > budget:
-            continue
-        if mv_cap and (key >> _MV_SHIFT) < mv_cap:
-            continue
-        total = score + placed_j * (BIG + joker_value)
-        if best is None or total > best:
-            best, best_key, best_surplus = total, key, surplus
-    if best_key is None:
-        return None
-    # walk back
-    steps_out: Any = []
-    key = best_key
-    for n in range(12, -1, -1):
-        stages = back[n]
-        score, prev, g, jg = stages[4][key]
-        key = prev
-        per_colour: list[Any] = [None] * 4
-        for c in range(3, -1, -1):
-            if stages[c] is None:
-                per_colour[c] = (_EMPTY_OPT, 0)
+        self.cur = cur
+        self.placed_cand = placed_cand
+        self.work = work
+        self.n = n + 1
+        return bool(cur)
+
+    def result(self) -> Plan | None:
+        """The best plan once every number is taken (``None``: none)."""
+        key: int
+        cur: dict[int, int] = self.cur
+        jtot: int = self.jtot
+        jt: int = self.jt
+        lazy: bool = self.lazy
+        budget: int | None = self.budget
+        cand_total: int = self.cand_total
+        mv_cap: int = self.mv_cap
+        joker_value: int = self.joker_value
+        back: list[Any] = self.back
+        # final: all runs closable, table jokers placed, threshold met
+        best = None
+        best_key = None
+        best_surplus = 0
+        for key, score in cur.items():
+            ok = True
+            for c in range(4):
+                if not closable_at_end(key >> _SHIFT[c] & _MASK8):
+                    ok = False
+                    break
+            if not ok:
                 continue
-            score, prev, opt = stages[c][key]
-            per_colour[c] = (opt, prev >> _SHIFT[c] & _MASK8)
+            jused = key >> _J_SHIFT & 0xF
+            surplus = 0
+            if lazy:
+                surplus = min(jtot - jused, key >> _CAP_SHIFT & 7)
+            if jused + surplus < jt:
+                continue
+            placed_j = jused + surplus - jt
+            if budget is not None and cand_total - (score >> 16) - placed_j > budget:
+                continue
+            if mv_cap and (key >> _MV_SHIFT) < mv_cap:
+                continue
+            total = score + placed_j * (BIG + joker_value)
+            if best is None or total > best:
+                best, best_key, best_surplus = total, key, surplus
+        if best_key is None:
+            return None
+        # walk back
+        steps_out: Any = []
+        key = best_key
+        for n in range(12, -1, -1):
+            stages = back[n]
+            score, prev, g, jg = stages[4][key]
             key = prev
-        steps_out.append((g, jg, per_colour))
-    steps_out.reverse()
-    return Plan(best, (best_key >> _J_SHIFT & 0xF) + best_surplus, steps_out,
-                best_surplus, lazy)
+            per_colour: list[Any] = [None] * 4
+            for c in range(3, -1, -1):
+                if stages[c] is None:
+                    per_colour[c] = (_EMPTY_OPT, 0)
+                    continue
+                score, prev, opt = stages[c][key]
+                per_colour[c] = (opt, prev >> _SHIFT[c] & _MASK8)
+                key = prev
+            steps_out.append((g, jg, per_colour))
+        steps_out.reverse()
+        return Plan(best, (best_key >> _J_SHIFT & 0xF) + best_surplus, steps_out,
+                    best_surplus, lazy)
 
 
 DFS_DOMINANCE = True  # feasible: failed states between numbers cut those they dominate

@@ -281,3 +281,64 @@ def test_exact_pass_reversed_when_the_lost_candidates_lie_high(monkeypatch):
                               + [JOKER] * got.jokers_used)
         assert all(used[c] <= cand[c] for c in range(52))
     assert reversed_ >= 3
+
+
+def _laid_out_ok(plan, tc, jt):
+    """The plan's melds are valid and hold the table and what it places."""
+    melds, used = core.build_melds(plan)
+    assert all(meld_kind(m) in ("group", "run") for m in melds)
+    laid = sorted(s if s < 52 else JOKER for m in melds for s in m)
+    placed = [code for code in range(52) for _ in range(used[code])]
+    assert laid == sorted([c for c in range(52) for _ in range(tc[c])] + placed
+                          + [JOKER] * plan.jokers_used)
+
+
+@pytest.mark.parametrize("ts,size", [(STANDARD, 40), (XP, 40), (XP, 70)])
+def test_exact_pass_either_direction_first_gives_the_optimum(ts, size, monkeypatch):
+    """The exact pass's directions (core.exact_pass): whichever runs first
+    and wherever the other gives way, the answer has the optimum's score
+    and is laid out in the position it was asked about."""
+    tries = [(0, 0), (1, 1), (1, 10**9), (200, 300), (2000, 4000)]
+    for i in range(10):
+        table, rack = random_position(f"exact-dir-{ts.name}-{size}-{i}", ts, size, 22)
+        tc, jt = _counts(table)
+        rc, jr = _counts(rack)
+        cand = core.useful_rack(tc, rc, jt + jr)
+        exact = dp.run_dp(tc, cand, jt, jr)
+        beam = dp.run_dp(tc, cand, jt, jr, beam=8)
+        if beam is None:
+            continue
+        total = sum(cand) + jr
+        budget = total - (beam.score >> 16)
+        for flip in (False, True):
+            for tr in tries:
+                monkeypatch.setattr(core, "EXACT_TRY", tr)
+                plan = core.exact_pass(tc, cand, jt, jr, budget, None, beam.score, flip)
+                assert plan is not None and plan.score == exact.score, (i, flip, tr)
+                _laid_out_ok(plan, tc, jt)
+                # above the optimum: nothing, in every order
+                assert core.exact_pass(tc, cand, jt, jr, budget, None, exact.score + 1,
+                                       flip) is None
+
+
+def test_a_pass_taken_number_by_number_is_run_dp_and_its_limit_stops_it():
+    table, rack = random_position("passes-steps", XP, 40, 20)
+    tc, jt = _counts(table)
+    rc, jr = _counts(rack)
+    whole = dp.run_dp(tc, rc, jt, jr, budget=2)
+    p = dp.Pass(tc, rc, jt, jr, budget=2)
+    works = []
+    while p.n < 13:
+        assert p.step() or whole is None
+        works.append(p.work)
+    assert works == sorted(works) and works[0] > 0
+    got = p.result()
+    assert (got is None) == (whole is None)
+    if whole is not None:
+        assert got.score == whole.score
+    q = dp.Pass(tc, rc, jt, jr, budget=2)
+    q.limit = works[3]
+    with pytest.raises(dp.SearchLimit):
+        while q.n < 13:
+            q.step()
+    assert q.n <= 4 and q.work <= works[3]
