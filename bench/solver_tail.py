@@ -1,5 +1,5 @@
 """Benchmark: the solver's XP tail, with and without the wider heuristic
-passes (``engine.solver.core.WIDER_BEAMS``), on the same seeded positions in
+passes (``engine.solver.core.WIDER_PASSES``), on the same seeded positions in
 one process.
 
 180 XP positions (a divisible table of 40-80 tiles, a rack of 14-30 from
@@ -74,12 +74,12 @@ def main(argv=None) -> int:
     if args.positions < 1:
         ap.error("--positions must be at least 1")
     drawn = positions(args.positions, args.seed)
-    wider = core.WIDER_BEAMS
+    wider = core.WIDER_PASSES
     runs = {}
     for name, beams in (("with", wider), ("without", ())):
-        core.WIDER_BEAMS = beams
+        core.WIDER_PASSES = beams
         runs[name] = [timed(t, r) for t, r in tqdm(drawn, desc=name, file=sys.stderr, leave=False)]
-    core.WIDER_BEAMS = wider
+    core.WIDER_PASSES = wider
     differ = sum(a[1] != b[1] for a, b in zip(runs["with"], runs["without"]))
     w, wo = [t for t, _ in runs["with"]], [t for t, _ in runs["without"]]
     print(f"solver: {core.BUILD}; {args.positions} XP positions; wider passes {wider}")

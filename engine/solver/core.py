@@ -55,11 +55,16 @@ DFS_LIMIT = 1000  # states; past it the shortcut gives way to the programme
 # failed search costs one to three milliseconds
 DFS_SHARE = 0.5
 BEAM = 32  # states per layer in the heuristic pass
-# when the narrow pass leaves candidates out (or finds nothing) and there
-# are WIDEN_JOKERS or more jokers to place, wider passes (WIDER_BEAMS states
-# a layer) look for a division that places more before the exact pass
+# when the narrow pass leaves candidates out and there are WIDEN_JOKERS or
+# more jokers to place, a wider pass (states a layer, numbers reversed)
+# looks for a division that places more before the exact pass: the first
+# of WIDER_PASSES; when the narrow pass finds nothing, each in turn until
+# one finds a division. The other way round from the narrow pass, the two
+# views miss different divisions: on 304 XP positions with jokers to
+# place, the better of the two missed at most one candidate, where a wider
+# pass the same way round missed up to four
 WIDEN_JOKERS = 2
-WIDER_BEAMS = (128,)
+WIDER_PASSES = ((128, True), (128, False))
 
 
 class gc_paused:
@@ -139,11 +144,13 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         # always optimal in tiles), else a depth-first play; it bounds the
         # loss and, as a floor, the score of the exact pass
         best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM)
-        widened = 0  # wider passes run
+        widened = False
         if best is None and jt + jr >= WIDEN_JOKERS:
-            for beam in WIDER_BEAMS:   # jokers to place: a wider pass finds an incumbent
-                widened += 1
-                best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam)
+            # jokers to place: wider passes look for an incumbent, the
+            # numbers the other way round first, then the same way
+            widened = True
+            for beam, reverse in WIDER_PASSES:
+                best = _wider_pass(table, rack, jt, jr, weights, beam, reverse)
                 if best is not None:
                     break
         floor = 0 if best is None else best.score
@@ -155,18 +162,16 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             if weights is None:
                 floor = best.score  # (in face values)
         bound = total - (best.score >> 16)
-        if from_beam and bound > 0 and jt + jr >= WIDEN_JOKERS:
+        if from_beam and bound > 0 and jt + jr >= WIDEN_JOKERS and WIDER_PASSES and not widened:
             # jokers to place: the narrow pass often falls short (a tile or
-            # two where every candidate fits, or more); a wider pass finds a
-            # better incumbent at a fraction of what each candidate of
-            # budget costs the exact pass (XP tables with 3-4 jokers)
-            for beam in WIDER_BEAMS[widened:]:
-                wider = dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam)
-                if wider is not None and wider.score > best.score:
-                    best, floor = wider, wider.score
-                    bound = total - (best.score >> 16)
-                    if bound == 0:
-                        break
+            # two where every candidate fits, or more); a wider pass the
+            # other way round finds a better incumbent at a fraction of
+            # what each candidate of budget costs the exact pass
+            beam, reverse = WIDER_PASSES[0]
+            wider = _wider_pass(table, rack, jt, jr, weights, beam, reverse)
+            if wider is not None and wider.score > best.score:
+                best, floor = wider, wider.score
+                bound = total - (best.score >> 16)
         if bound == 0 and floor:
             return best  # every candidate placed: nothing can score more
         if from_beam:
@@ -198,6 +203,19 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         d = 1 if d == 0 else d * 2
 
 
+def _wider_pass(table: list[int], rack: list[int], jt: int, jr: int,
+                weights: list[int] | None, beam: int, reverse: bool) -> dp.Plan | None:
+    """A wider heuristic pass (``beam`` states a layer), with the numbers
+    reversed when ``reverse`` (see WIDER_PASSES)."""
+    if not reverse:
+        return dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam)
+    plan = dp.run_dp(mirror(table), mirror(rack), jt, jr,
+                     weights=_reversed_weights(weights), beam=beam)
+    if plan is not None:
+        plan.reversed = True
+    return plan
+
+
 def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
                weights: list[int] | None, floor: int, flip: bool) -> dp.Plan | None:
     """The exact pass after the heuristic one: the best plan losing at most
@@ -208,31 +226,39 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
     some positions (XP tables with three or four jokers laid) the other
     direction proves the same answer up to a hundred times faster. So the
     favoured direction runs until its layers have held ``EXACT_TRY[0]``
-    states, then the other until ``EXACT_TRY[1]``, then the favoured one
-    on to the end; the first to finish answers (both are exact: the same
-    score; the work is counted, not timed, so the answer never depends on
-    the machine). A pass the favoured direction finishes early pays
-    nothing; one that neither finishes early pays ``EXACT_TRY[1]`` states
-    of the other (one to three milliseconds, its caches cold).
+    states (stopping within a layer of that, at the last number it
+    finished), then the other until ``EXACT_TRY[1]`` (given up there),
+    then the favoured one on to the end; the first to finish answers (both
+    are exact: the same score; the work is counted, not timed, so the
+    answer never depends on the machine). A pass the favoured direction
+    finishes early pays nothing; one that neither finishes early pays the
+    other's ``EXACT_TRY[1]`` states and the favoured one's unfinished
+    number again.
     """
     favoured = _pass(table, rack, jt, jr, budget, weights, floor, flip)
     first, then = EXACT_TRY
     if first:
-        while favoured.n < 13 and favoured.work <= first:
-            if not favoured.step():
-                return None  # no plan within budget and floor, either way
-        if favoured.n < 13:
-            # made only now (it fills the position caches too); given up
-            # within a layer of its limit, never resumed
-            other = _pass(table, rack, jt, jr, budget, weights, floor, not flip)
-            other.limit = then
-            try:
-                while other.n < 13:
-                    if not other.step():
-                        return None
-                return _result(other, not flip)
-            except dp.SearchLimit:
-                pass
+        favoured.limit = first
+        try:
+            while favoured.n < 13:
+                if not favoured.step():
+                    return None  # no plan within budget and floor, either way
+            return _result(favoured, flip)
+        except dp.SearchLimit:
+            # it stays at the last number it finished (the one it was in
+            # is taken again when it resumes)
+            favoured.limit = 0
+        # made only now (it fills the position caches too); given up
+        # within a layer of its limit, never resumed
+        other = _pass(table, rack, jt, jr, budget, weights, floor, not flip)
+        other.limit = then
+        try:
+            while other.n < 13:
+                if not other.step():
+                    return None
+            return _result(other, not flip)
+        except dp.SearchLimit:
+            pass
     while favoured.n < 13:
         if not favoured.step():
             return None
@@ -256,7 +282,7 @@ def _pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
 
 # the work (states held) after which the exact pass's favoured direction,
 # then the other, gives way (see exact_pass); (0, 0): the favoured one alone
-EXACT_TRY = (2000, 4000)
+EXACT_TRY = (2000, 16000)
 
 
 def mirror(counts: list[int]) -> list[int]:
@@ -306,8 +332,10 @@ def _lost_lie_high(plan: dp.Plan, table: list[int], rack: list[int]) -> bool:
     the middle: the exact pass then runs with the numbers reversed, so that
     they come first (a state that loses more than the budget is cut as soon
     as it does)."""
-    return sum((rack[i] - used) * (i % 13 - 6)
-               for i, used in enumerate(plan_used(plan))) > 0
+    used = plan_used(plan)
+    if plan.reversed:
+        used = mirror(used)
+    return sum((rack[i] - u) * (i % 13 - 6) for i, u in enumerate(used)) > 0
 
 
 def plan_used(plan: dp.Plan) -> list[int]:
