@@ -341,7 +341,7 @@ def tournament_places_series(tournament: Tournament, players=None) -> list[Serie
 def round_tables(rnd: Round) -> list[dict]:
     """For display: each table with its seats and its games' results."""
     tables = []
-    for table in rnd.tables.prefetch_related("seats__entry__player", "games__results"):
+    for table in rnd.tables.prefetch_related("seats__entry__player", "games__results", "games__stream"):
         seats = list(table.seats.all())
         games = []
         for game in table.games.all():
@@ -383,19 +383,28 @@ def round_desk(rnd: Round) -> list[dict]:
     from .models import SheetEntry
 
     tables = []
-    for t in round_tables(rnd):
+    rows = round_tables(rnd)
+    # the round's disputes and open sheet entries, one query each
+    streams = [g["game"].stream_id for t in rows for g in t["games"] if g["game"].stream_id]
+    disputes_of: dict[int, list] = {}
+    for d in (Dispute.objects.filter(game_id__in=streams).order_by("pk") if streams else ()):
+        disputes_of.setdefault(d.game_id, []).append(d)
+    entries_of: dict[int, list] = {}
+    for e in (SheetEntry.objects.filter(game__table__round=rnd,
+                                        status__in=(SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY))
+              .select_related("game").order_by("pk")):
+        entries_of.setdefault(e.game.table_id, []).append(e)
+    for t in rows:
         games = t["games"]
-        streams = [g["game"].stream_id for g in games if g["game"].stream_id]
-        table_disputes = list(Dispute.objects.filter(game_id__in=streams).order_by("pk")) if streams else []
+        table_disputes = sorted((d for g in games if g["game"].stream_id
+                                 for d in disputes_of.get(g["game"].stream_id, ())), key=lambda d: d.pk)
         number_of = {g["game"].stream_id: g["game"].number for g in games}
         for d in table_disputes:
             d.table_game_number = number_of.get(d.game_id)
         disputed = any(d.status in ("waiting", "running") for d in table_disputes)
         done = sum(1 for g in games if g["result"])
         started = [g["game"].stream for g in games if g["game"].stream_id]
-        entries = list(SheetEntry.objects.filter(
-            game__table=t["table"], status__in=(SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY))
-            .select_related("game"))
+        entries = entries_of.get(t["table"].pk, [])
         clashes = [e for e in entries if e.status == SheetEntry.Status.DISCREPANCY]
         if disputed:
             state = "disputed"

@@ -190,3 +190,26 @@ def test_the_desk_opens_a_dispute_and_shows_the_verdict(official, make_tournamen
     page = official.get(url).content.decode()
     assert f'data-dispute="{dispute.pk}" data-status="done"' in page
     assert '<b class="verdict">not upheld</b>' in page and dispute.summary in page
+
+
+def test_the_desk_reads_a_round_in_as_many_queries_whatever_its_tables(make_tournament):
+    """The desk's reads do not grow with the tables: the round's disputes
+    and open sheet entries are one query each, the games' streams come
+    with the tables."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from league import selectors
+
+    counts = []
+    for players in (8, 16):
+        t = make_tournament(players, rounds=1, family="okey", variant="okey", table_size=4,
+                            rules={"start_points": 2}, ai_level="greedy", name=f"Desk {players}")
+        rnd = services.round_seat(tournament=t, seed="desk-q")
+        for g in TableGame.objects.filter(table__round=rnd):
+            services.table_game_open_stream(game=g)
+        with CaptureQueriesContext(connection) as ctx:
+            tables = selectors.round_desk(rnd)
+        assert len(tables) == players // 4 and all(t["state"] == "playing" for t in tables)
+        counts.append(len(ctx.captured_queries))
+    assert counts[0] == counts[1], counts
