@@ -5,6 +5,7 @@ from importlib.util import find_spec
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
 urlpatterns = [
@@ -15,6 +16,8 @@ urlpatterns = [
     path("api/", include("games.api_urls")),
     path("games/", include("games.urls")),
     path("i18n/", include("django.conf.urls.i18n")),  # the language switch (set_language)
+    # the browser tables' texts in the reader's language (gettext in static/games)
+    path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
 ]
 
 # The league app mounts itself at the site root ("") when it exists: it owns

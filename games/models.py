@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import pgettext_lazy
 
 
 class AppendOnlyError(RuntimeError):
@@ -66,12 +67,12 @@ class Game(models.Model):
     """The projection row of one game stream."""
 
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "in progress"
-        FINISHED = "finished", "finished"
+        IN_PROGRESS = "in_progress", pgettext_lazy("game status", "in progress")
+        FINISHED = "finished", pgettext_lazy("game status", "finished")
 
     class Mode(models.TextChoices):
-        DIGITAL = "digital", "digital (secret seed)"
-        TABLE = "table", "real table (typed-in deal)"
+        DIGITAL = "digital", pgettext_lazy("game mode", "digital (secret seed)")
+        TABLE = "table", pgettext_lazy("game mode", "real table (typed-in deal)")
 
     family = models.CharField(max_length=40)
     variant = models.CharField(max_length=40)

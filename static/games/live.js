@@ -12,6 +12,8 @@
  */
 (function () {
   "use strict";
+  // the reader's language (the page's /jsi18n/ catalogue), else English
+  function _(text) { return typeof window.gettext === "function" ? window.gettext(text) : text; }
   window.tablekeeperLive = function (opts) {
     var seen = opts.version, socket = null, retry = 500, pollTimer = null;
     var status = document.getElementById("live");
@@ -53,14 +55,14 @@
         startPolling();
         return;
       }
-      socket.onopen = function () { retry = 500; stopPolling(); show("open", "Live"); };
+      socket.onopen = function () { retry = 500; stopPolling(); show("open", _("Live")); };
       socket.onmessage = function (event) {
         var frame = JSON.parse(event.data);
         if (frame.type === "view") newer(frame.version, frame);
       };
       socket.onclose = function (event) {
-        if (event.code === 4403 || event.code === 4404) { show("closed", "Live updates refused: " + event.code); return; }
-        show("polling", "Reconnecting… (checking every 2 s)");
+        if (event.code === 4403 || event.code === 4404) { show("closed", _("Live updates refused: %(code)s").replace("%(code)s", event.code)); return; }
+        show("polling", _("Reconnecting… (checking every 2 s)"));
         startPolling();
         setTimeout(connect, retry);
         retry = Math.min(retry * 2, 15000);

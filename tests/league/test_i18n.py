@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import glob
+import json
 import re
 
 import polib
@@ -84,7 +85,7 @@ def test_the_phone_entry_and_the_printed_sheet_speak_the_language(make_tournamen
     assert "Scoreformulier · tafel 1" in paper and "Op naam" in paper and "Getekend" in paper
 
 
-@pytest.mark.parametrize("path", sorted(glob.glob(str(settings.BASE_DIR / "locale/*/LC_MESSAGES/django.po"))))
+@pytest.mark.parametrize("path", sorted(glob.glob(str(settings.BASE_DIR / "locale/*/LC_MESSAGES/django*.po"))))
 def test_every_catalogue_is_whole_and_compiled(path):
     po = polib.pofile(path)
     assert not po.untranslated_entries() and not po.fuzzy_entries(), \
@@ -112,3 +113,40 @@ def test_every_metric_name_and_sentence_is_in_the_catalogues():
         assert metric.name in METRIC_TEXTS
         if metric_sentence(metric):
             assert metric_sentence(metric) in METRIC_TEXTS
+
+
+def test_the_games_pages_and_the_tables_script_texts_speak_the_language():
+    """The games list, a game's page and the seat page in the reader's
+    language, and the browser table's texts from the JavaScript catalogue
+    (/jsi18n/) the seat page loads before the table's script."""
+    from games import services as game_services
+
+    game = game_services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
+    listing = Client().get("/games/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Alle Spiele" in listing and "Offene Spiele" in listing
+    page = Client().get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="nl").content.decode()
+    assert 'aria-label="terugspelen"' in page and "<h3>Tafel" in page and "Neem plaats 0" in page
+    assert "/jsi18n/" in page
+    client = Client(HTTP_ACCEPT_LANGUAGE="tr")
+    assert client.post(f"/games/{game.pk}/seats/0/take/", {"name": "Ann"}).status_code == 302
+    seat = client.get(f"/games/{game.pk}/play/").content.decode()
+    assert "Koltuğunuz bu tarayıcıda" in seat and '<script src="/jsi18n/"></script>' in seat
+    catalogue = Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="tr").content.decode()
+    for english, turkish in (("End turn", "Sırayı bitir"), ("Go down", "Aç"), ("Bell on my turn", "Sıram gelince zil")):
+        assert f'"{english}": {json.dumps(turkish)}' in catalogue, english
+    assert '"End turn"' not in Client().get("/jsi18n/").content.decode()   # English needs no catalogue
+
+
+def test_every_text_of_the_tables_scripts_is_in_the_catalogue():
+    """Each _("...") and gettext_noop("...") text in static/games/*.js is in
+    the JavaScript catalogue (bin/messages finds them; a text added without
+    running it fails here)."""
+    texts = set()
+    for path in glob.glob(str(settings.BASE_DIR / "static/games/**/*.js"), recursive=True):
+        src = open(path, encoding="utf-8").read()
+        texts |= {m.encode().decode("unicode_escape") if "\\u" in m else m
+                  for m in re.findall(r'(?<![\w.])(?:_|gettext_noop)\("((?:[^"\\]|\\.)*)"', src)}
+    assert len(texts) > 100
+    for lang in LANGS:
+        ids = {e.msgid for e in polib.pofile(str(settings.BASE_DIR / f"locale/{lang}/LC_MESSAGES/djangojs.po"))}
+        assert texts <= ids, (lang, sorted(texts - ids)[:5])

@@ -18,8 +18,11 @@
  */
 (function () {
   "use strict";
-  var P = window.tablekeeperParts, el = P.el;
+  var P = window.tablekeeperParts, el = P.el, _ = P.t;
   var COLOURS = {K: "black", R: "red", B: "blue", O: "orange"};
+  function colourName(colour) {
+    return {black: _("black"), red: _("red"), blue: _("blue"), orange: _("orange")}[colour] || colour;
+  }
 
   function physical(code) { return code.charAt(0) === "J" ? "J" : code; }
 
@@ -29,6 +32,9 @@
     var playing = myTurn && view.phase === "play";
     var composer = P.mover(root, config);
     var order = P.arrangement("tk-american-" + config.game + "-" + seat);
+    // an answer of the engine's check arriving mid-drag redraws once the
+    // drag ends (a redraw would cut the drag short), as on the Rummikub table
+    var dragging = false, redrawLater = false;
     var ids = 0, selected = null, answer = null, timer = null;
     var tiles = {};  // id -> {id, code, home: "rack" | "table"}
     var start = {
@@ -68,11 +74,22 @@
     }
     function movable(t) { return playing && (t.home === "rack" || t.code === "J"); }
 
+    function paint() {
+      if (dragging) redrawLater = true; else draw();
+    }
+
+    function settle() {
+      dragging = false;
+      if (redrawLater) { redrawLater = false; draw(); }
+    }
+
     function place(id, to) {
+      dragging = false;
+      redrawLater = false;
       var t = tiles[id], from = where(id);
       selected = null;
       if (!t || !from || !movable(t)) return;
-      if (to === "rack" && t.home === "table") { say("A tile from the table stays on the table.", "error"); draw(); return; }
+      if (to === "rack" && t.home === "table") { say(_("A tile from the table stays on the table."), "error"); draw(); return; }
       if (to === "pile") { discard(t); return; }
       from.list.splice(from.at, 1);
       if (to === "rack") rack.push(t);
@@ -85,8 +102,8 @@
     }
 
     function discard(t) {
-      if (t.home !== "rack" || rack.indexOf(t) < 0) { say("Discard a tile from your rack.", "error"); return; }
-      if (dirty()) { say("Lay the tiles on the table first, or reset them.", "error"); return; }
+      if (t.home !== "rack" || rack.indexOf(t) < 0) { say(_("Discard a tile from your rack."), "error"); return; }
+      if (dirty()) { say(_("Lay the tiles on the table first, or reset them."), "error"); return; }
       send("discard " + t.code);
     }
 
@@ -99,17 +116,17 @@
         var layout = table.map(function (m) { return m.map(function (t) { return t.code; }); });
         P.post(config.urls.compose, {melds: layout}, config.csrf).then(function (res) {
           root.dataset.checking = "0";
-          if (!res.ok) { say(res.body.detail || "the table could not be checked", "error"); return; }
+          if (!res.ok) { say(res.body.detail || _("the table could not be checked"), "error"); return; }
           answer = res.body;
-          draw();
-          if (answer.legal) say("Ready: Lay puts it on the table.", "info");
-          else say(answer.refusal || "Some melds are not valid yet.", "warn");
+          paint();
+          if (answer.legal) say(_("Ready: Lay puts it on the table."), "info");
+          else say(answer.refusal || _("Some melds are not valid yet."), "warn");
         }).catch(function () { root.dataset.checking = "0"; });
       }, 120);
     }
 
     function send(move) {
-      composer.send(move, function (why) { reset(); say("Move not recorded: " + why, "error"); });
+      composer.send(move, function (why) { reset(); say(_("Move not recorded: %(why)s", {why: why}), "error"); });
       draw();
     }
 
@@ -117,7 +134,7 @@
       var colour = COLOURS[t.code.charAt(0)] || "joker";
       return P.pieceButton({id: t.id, code: t.code, enabled: movable(t), selected: selected === t.id,
         cls: "tk-tile chip tile " + colour + (t.code === "J" ? " joker" : "") + (t.home === "table" ? " from-table" : ""),
-        label: t.code === "J" ? "joker" : colour + " " + t.code.slice(1),
+        label: t.code === "J" ? _("joker") : _("%(colour)s %(number)s", {colour: colourName(colour), number: t.code.slice(1)}),
         text: t.code === "J" ? "\u263a" : t.code.slice(1),
         onClick: function () { selected = selected === t.id ? null : t.id; draw(); }});
     }
@@ -142,7 +159,7 @@
         if (bad) box.appendChild(el("span", {cls: "tk-why", text: verdict.reason}));
         melds.appendChild(box);
       });
-      if (playing) melds.appendChild(target(el("button", {type: "button", cls: "tk-new-meld", text: "+ New meld"}), "new"));
+      if (playing) melds.appendChild(target(el("button", {type: "button", cls: "tk-new-meld", text: _("+ New meld")}), "new"));
       var rackBox = root.querySelector(".tk-rack");
       rackBox.textContent = "";
       target(rackBox, "rack");
@@ -153,7 +170,8 @@
         var own = i === seat, takeable = drawing && view.takeable && i === (seat - 1 + view.players) % view.players;
         var face = top ? el("span", {cls: "chip tile " + (COLOURS[top.charAt(0)] || "joker"), text: top === "J" ? "\u263a" : top.slice(1)}) : null;
         var node = P.pile({cls: (own ? "tk-own-pile" : "tk-other-pile") + (takeable ? " tk-takeable" : ""),
-          caption: config.names[i] + (own ? " (you)" : ""), label: (own ? "your discards" : config.names[i] + "'s last discard"),
+          caption: own ? _("%(name)s (you)", {name: config.names[i]}) : config.names[i],
+          label: own ? _("your discards") : _("%(name)s's last discard", {name: config.names[i]}),
           face: face, count: view.pile_counts[i],
           enabled: (own && playing) || takeable,
           onTap: function () {
@@ -175,8 +193,9 @@
       var closed = root.querySelector(".tk-closed");
       closed.hidden = !(view.international && playing && !view.melded[seat] && mine === 15);
       closed.disabled = !selected || tiles[selected].home !== "rack" || changed;
-      root.querySelector(".tk-laid").textContent = changed && answer ? "Laid: " + answer.laid_value + " points" +
-        (!view.melded[seat] ? " (initial meld: " + rules.initial_meld + " needed)" : "") : "";
+      root.querySelector(".tk-laid").textContent = changed && answer ? (!view.melded[seat]
+        ? _("Laid: %(value)s points (initial meld: %(needed)s needed)", {value: answer.laid_value, needed: rules.initial_meld})
+        : _("Laid: %(value)s points", {value: answer.laid_value})) : "";
       root.dataset.dirty = changed ? "1" : "0";
       if (focused) {
         var again = root.querySelector('[data-id="' + focused + '"]');
@@ -184,36 +203,40 @@
       }
     }
 
+    root.addEventListener("dragstart", function () { dragging = true; }, true);
+    document.addEventListener("dragend", settle, true);  // the source may have left the page
+    document.addEventListener("drop", function () { setTimeout(settle, 0); }, true);
     root.appendChild(el("div", {cls: "tk-bar"}, [
-      el("button", {type: "button", cls: "tk-draw", text: "Draw"}),
-      el("button", {type: "button", cls: "tk-take", text: view.takeable ? "Take " + view.takeable : "Take"}),
-      el("button", {type: "button", cls: "tk-lay", text: "Lay"}),
-      el("button", {type: "button", cls: "tk-reset", text: "Reset"}),
-      el("button", {type: "button", cls: "tk-discard", text: "Discard"}),
-      el("button", {type: "button", cls: "tk-announce", text: "Announce: three or fewer"}),
-      el("button", {type: "button", cls: "tk-closed", text: "Closed hand"}),
+      el("button", {type: "button", cls: "tk-draw", text: _("Draw")}),
+      el("button", {type: "button", cls: "tk-take", text: view.takeable ? _("Take %(tile)s", {tile: view.takeable}) : _("Take")}),
+      el("button", {type: "button", cls: "tk-lay", text: _("Lay")}),
+      el("button", {type: "button", cls: "tk-reset", text: _("Reset")}),
+      el("button", {type: "button", cls: "tk-discard", text: _("Discard")}),
+      el("button", {type: "button", cls: "tk-announce", text: _("Announce: three or fewer")}),
+      el("button", {type: "button", cls: "tk-closed", text: _("Closed hand")}),
       el("span", {cls: "tk-laid"}),
       P.bell(root, config, myTurn)
     ]));
     root.appendChild(el("p", {cls: "tk-say message info", role: "status",
-      text: !myTurn ? "Waiting for the others." : drawing ? "Your turn: draw, or take the last discard." :
-        "Lay tiles on the table, then discard one to your pile."}));
-    var facts = [el("span", {cls: "tk-pool", text: "Stacks: " + view.pool_count})];
-    if (view.trump) facts.push(el("span", {cls: "tk-trump", text: " Trump: " + view.trump + (view.trump_in_pool ? " (tops the last stack)" : "")}));
+      text: !myTurn ? _("Waiting for the others.") : drawing ? _("Your turn: draw, or take the last discard.") :
+        _("Lay tiles on the table, then discard one to your pile.")}));
+    var facts = [el("span", {cls: "tk-pool", text: _("Stacks: %(n)s", {n: view.pool_count})})];
+    if (view.trump) facts.push(el("span", {cls: "tk-trump", text: " " + (view.trump_in_pool
+      ? _("Trump: %(tile)s (tops the last stack)", {tile: view.trump}) : _("Trump: %(tile)s", {tile: view.trump}))}));
     root.appendChild(P.seatBox(view.rack_counts.map(function (n, i) {
       return {name: config.names[i], own: i === seat, toMove: view.to_move === i,
-              facts: [n + (n === 1 ? " tile" : " tiles")].concat(view.melded[i] ? ["melded"] : [])
-                .concat(view.announced[i] ? ["announced"] : [])};
+              facts: [n === 1 ? _("1 tile") : _("%(n)s tiles", {n: n})].concat(view.melded[i] ? [_("melded")] : [])
+                .concat(view.announced[i] ? [_("announced")] : [])};
     }), facts));
     root.appendChild(el("div", {cls: "tk-piles piles"}));
-    root.appendChild(el("h3", {text: "Table"}));
+    root.appendChild(el("h3", {text: _("Table")}));
     root.appendChild(el("div", {cls: "tk-melds melds"}));
-    root.appendChild(el("h3", {text: "Your rack"}));
-    root.appendChild(el("div", {cls: "tk-rack rack", "aria-label": "your rack"}));
+    root.appendChild(el("h3", {text: _("Your rack")}));
+    root.appendChild(el("div", {cls: "tk-rack rack", "aria-label": _("your rack")}));
     root.querySelector(".tk-draw").addEventListener("click", function () { send("draw"); });
     root.querySelector(".tk-take").addEventListener("click", function () { send("take"); });
     root.querySelector(".tk-lay").addEventListener("click", function () { if (answer && answer.legal) send(answer.move); });
-    root.querySelector(".tk-reset").addEventListener("click", function () { reset(); say("The table is back as it was.", "info"); });
+    root.querySelector(".tk-reset").addEventListener("click", function () { reset(); say(_("The table is back as it was."), "info"); });
     root.querySelector(".tk-discard").addEventListener("click", function () { if (selected) discard(tiles[selected]); });
     root.querySelector(".tk-announce").addEventListener("click", function () { send("announce"); });
     root.querySelector(".tk-closed").addEventListener("click", function () { if (selected) send("closed " + tiles[selected].code); });

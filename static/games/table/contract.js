@@ -23,11 +23,20 @@
  */
 (function () {
   "use strict";
-  var P = window.tablekeeperParts, el = P.el;
+  var P = window.tablekeeperParts, el = P.el, _ = P.t;
   var SUITS = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
   var SUIT_NAMES = {C: "clubs", D: "diamonds", H: "hearts", S: "spades"};
   var RANKS = "23456789TJQKA";
   var RANK_NAMES = {T: "10", J: "jack", Q: "queen", K: "king", A: "ace"};
+
+  function suitName(s) {
+    return {C: _("clubs"), D: _("diamonds"), H: _("hearts"), S: _("spades")}[s] || SUIT_NAMES[s];
+  }
+  function rankName(r) {
+    return {J: _("jack"), Q: _("queen"), K: _("king"), A: _("ace")}[r] || RANK_NAMES[r] || r;
+  }
+
+  function gettext_noop(text) { return text; }  // a text translated where it is used
 
   function rankOf(code) { return code === "JK" ? 99 : RANKS.indexOf(code.charAt(0)); }
   function suitOf(code) { return code === "JK" ? "Z" : code.charAt(1); }
@@ -65,7 +74,7 @@
     function saveOrder() { order.save(hand.map(function (c) { return c.code; })); }
 
     function cardFace(code, extra) {
-      var label = code === "JK" ? "joker" : (RANK_NAMES[code.charAt(0)] || code.charAt(0)) + " of " + SUIT_NAMES[code.charAt(1)];
+      var label = code === "JK" ? _("joker") : _("%(rank)s of %(suit)s", {rank: rankName(code.charAt(0)), suit: suitName(code.charAt(1))});
       var text = code === "JK" ? "\u2605" : (code.charAt(0) === "T" ? "10" : code.charAt(0)) + SUITS[code.charAt(1)];
       var colour = code === "JK" ? "joker" : (code.charAt(1) === "D" || code.charAt(1) === "H") ? "red" : "black";
       return {label: label, text: text, cls: "tk-card card " + colour + (isWild(code) ? " wild" : "") + (extra || "")};
@@ -123,34 +132,34 @@
 
     /* --- moves ---------------------------------------------------------------- */
     function send(move) {
-      say("Sending: " + move, "info");
+      say(_("Sending: %(move)s", {move: move}), "info");
       composer.send(move, function (why) {
         swapping = null;
-        say("Move not recorded: " + why, "error");
+        say(_("Move not recorded: %(why)s", {why: why}), "error");
         render();
       });
       render();
     }
 
-    function theOne(what) {
+    function theOne(message) {
       if (selected.length !== 1) {
-        say("Select one card to " + what + " (you have " + selected.length + " selected).", "warn");
+        say(_(message, {n: selected.length}), "warn");
         return null;
       }
       return card(selected[0]);
     }
 
     function discard(id) {
-      var c = id ? card(id) : theOne("discard");
+      var c = id ? card(id) : theOne(gettext_noop("Select one card to discard (you have %(n)s selected)."));
       if (!c) return;
-      if (!canPlay) { say(myTurn ? "Draw first: click the stock or the discard." : "It is not your turn.", "warn"); return; }
+      if (!canPlay) { say(myTurn ? _("Draw first: click the stock or the discard.") : _("It is not your turn."), "warn"); return; }
       send("discard " + c.code);
     }
 
     function layOff(id, meld, end) {
-      var c = id ? card(id) : theOne("lay off");
+      var c = id ? card(id) : theOne(gettext_noop("Select one card to lay off (you have %(n)s selected)."));
       if (!c) return;
-      if (!canPlay || !isDown) { say(isDown ? "It is not your turn to play." : "Go down with the contract before laying off.", "warn"); return; }
+      if (!canPlay || !isDown) { say(isDown ? _("It is not your turn to play.") : _("Go down with the contract before laying off."), "warn"); return; }
       send("lay " + c.code + " " + (meld + 1) + (end || ""));
     }
 
@@ -163,7 +172,7 @@
         var c = card(id);
         if (c && !isWild(c.code)) {
           swapping = {code: c.code, meld: meld};
-          say("Now click the meld (or its end) where the freed wild card goes.", "info");
+          say(_("Now click the meld (or its end) where the freed wild card goes."), "info");
           render();
           return;
         }
@@ -206,13 +215,13 @@
       // piles
       var piles = root.querySelector(".tk-piles");
       piles.textContent = "";
-      piles.appendChild(P.pile({cls: "tk-stock", caption: "Stock", label: "stock, " + view.stock_count + " cards" + (canDraw ? ": click to draw" : ""),
+      piles.appendChild(P.pile({cls: "tk-stock", caption: _("Stock"), label: _("stock, %(n)s cards", {n: view.stock_count}) + (canDraw ? ": " + _("click to draw") : ""),
         count: view.stock_count, enabled: canDraw && !sending,
         onTap: function () { send("draw"); }}));
-      var top = view.discard_top ? staticCard(view.discard_top, view.discard_top_dead ? " dead" : "") : el("span", {cls: "tk-empty", text: "empty"});
-      piles.appendChild(P.pile({cls: "tk-discard", caption: "Discard", count: view.discard_count, face: top,
-        label: "discard pile" + (view.discard_top ? ", " + cardFace(view.discard_top).label + " on top" : ", empty") +
-          (canDraw ? ": click to take it" : canPlay ? ": drop a card to discard it" : ""),
+      var top = view.discard_top ? staticCard(view.discard_top, view.discard_top_dead ? " dead" : "") : el("span", {cls: "tk-empty", text: _("empty")});
+      piles.appendChild(P.pile({cls: "tk-discard", caption: _("Discard"), count: view.discard_count, face: top,
+        label: (view.discard_top ? _("discard pile, %(card)s on top", {card: cardFace(view.discard_top).label}) : _("discard pile, empty")) +
+          (canDraw ? ": " + _("click to take it") : canPlay ? ": " + _("drop a card to discard it") : ""),
         enabled: (canDraw || canPlay) && !sending,
         onTap: function () { if (canDraw) send("take"); else discard(null); },
         onDrop: function (id) { discard(id); }}));
@@ -222,10 +231,11 @@
       var layable = canPlay && isDown && !sending;
       view.table.forEach(function (m, i) {
         var box = el("div", {cls: "tk-meld meld " + m.kind + (swapping ? " target" : ""), "data-meld": String(i),
-                             "aria-label": "meld " + (i + 1) + ", " + m.kind + " of " + config.names[m.owner]});
+                             "aria-label": m.kind === "run" ? _("meld %(n)s, run of %(name)s", {n: i + 1, name: config.names[m.owner]})
+                               : _("meld %(n)s, set of %(name)s", {n: i + 1, name: config.names[m.owner]})});
         box.appendChild(el("span", {cls: "tk-owner", text: (i + 1) + " \u00b7 " + config.names[m.owner]}));
         var run = m.kind === "run";
-        if (run && layable) box.appendChild(endButton(i, "-", "\u25c0 low end"));
+        if (run && layable) box.appendChild(endButton(i, "-", "\u25c0 " + _("low end")));
         m.cards.forEach(function (code, k) {
           var face = staticCard(code);
           if (run && layable && isWild(code)) {
@@ -239,25 +249,26 @@
           }
           box.appendChild(face);
         });
-        if (run && layable) box.appendChild(endButton(i, "+", "high end \u25b6"));
+        if (run && layable) box.appendChild(endButton(i, "+", _("high end") + " \u25b6"));
         P.dropPlace(box, "meld-" + i, {enabled: layable,
           onDrop: function (id) { dropOnMeld(id, i, ""); },
           onTap: function () { if (swapping) dropOnMeld(null, i, ""); else if (selected.length) layOff(null, i, ""); }});
         melds.appendChild(box);
       });
-      if (!view.table.length) melds.appendChild(el("p", {cls: "muted", text: "Nobody has gone down yet."}));
+      if (!view.table.length) melds.appendChild(el("p", {cls: "muted", text: _("Nobody has gone down yet.")}));
       // the go-down boxes
       var down = root.querySelector(".tk-go-down");
       down.textContent = "";
       down.hidden = !(canPlay && !isDown);
       if (!down.hidden) {
-        down.appendChild(el("h3", {text: "Go down: " + view.contract}));
+        down.appendChild(el("h3", {text: _("Go down: %(contract)s", {contract: view.contract})}));
         boxes.forEach(function (b, k) {
-          var node = el("div", {cls: "tk-box " + b.kind, "data-box": String(k), "aria-label": b.kind + " " + (k + 1)},
-                        [el("span", {cls: "tk-box-label", text: b.kind === "set" ? "Set (3+ of a rank)" : "Run (4+ in a suit)"})]);
+          var node = el("div", {cls: "tk-box " + b.kind, "data-box": String(k),
+                                "aria-label": b.kind === "set" ? _("set %(n)s", {n: k + 1}) : _("run %(n)s", {n: k + 1})},
+                        [el("span", {cls: "tk-box-label", text: b.kind === "set" ? _("Set (3+ of a rank)") : _("Run (4+ in a suit)")})]);
           b.ids.forEach(function (id) {
             var c = card(id), f = cardFace(c.code);
-            node.appendChild(P.pieceButton({id: id, code: c.code, cls: f.cls, label: f.label + " (back to hand)", text: f.text,
+            node.appendChild(P.pieceButton({id: id, code: c.code, cls: f.cls, label: _("%(card)s (back to hand)", {card: f.label}), text: f.text,
               enabled: true, onClick: function () { moveInHand(id, null); }}));
           });
           P.dropPlace(node, "box-" + k, {enabled: true,
@@ -265,12 +276,12 @@
             onTap: function () { if (selected.length) addToBox(selected.slice(), k); }});
           down.appendChild(node);
         });
-        var extra = need.exact ? null : el("button", {type: "button", cls: "tk-more-melds", text: "+ Another meld"});
+        var extra = need.exact ? null : el("button", {type: "button", cls: "tk-more-melds", text: _("+ Another meld")});
         if (extra) {
           extra.addEventListener("click", function () { boxes.push({kind: "set", ids: []}); render(); });
           down.appendChild(extra);
         }
-        var go = el("button", {type: "button", cls: "tk-down", text: "Go down"});
+        var go = el("button", {type: "button", cls: "tk-down", text: _("Go down")});
         go.disabled = sending || boxes.some(function (b) { return b.ids.length < 3; });
         go.addEventListener("click", goDown);
         down.appendChild(go);
@@ -289,7 +300,7 @@
       var answering = myTurn && view.phase === "draw" && view.buy_consent && view.buy_requests.length > 0;
       root.querySelector(".tk-allow").hidden = !answering;
       root.querySelector(".tk-refuse").hidden = !answering;
-      if (answering) root.querySelector(".tk-allow").textContent = "Allow " + config.names[view.buy_requests[0]] + " to buy";
+      if (answering) root.querySelector(".tk-allow").textContent = _("Allow %(name)s to buy", {name: config.names[view.buy_requests[0]]});
       root.querySelector(".tk-undo").hidden = !view.can_undo;
       root.dataset.selected = String(selected.length);
       root.dataset.swapping = swapping ? "1" : "0";
@@ -297,7 +308,7 @@
 
     function endButton(meld, end, text) {
       var b = el("button", {type: "button", cls: "tk-meld-end " + (end === "+" ? "high" : "low"), text: text,
-                            "aria-label": (end === "+" ? "high" : "low") + " end of meld " + (meld + 1)});
+                            "aria-label": end === "+" ? _("high end of meld %(n)s", {n: meld + 1}) : _("low end of meld %(n)s", {n: meld + 1})});
       P.dropPlace(b, "end-" + meld + end, {enabled: true,
         onDrop: function (id) { dropOnMeld(id, meld, end); },
         onTap: function (e) {
@@ -313,17 +324,18 @@
           window.sessionStorage.getItem(summaryKey) === "seen") return null;
       var rows = config.names.map(function (name, i) {
         return el("tr", {cls: last.winner === i ? "winner" : ""}, [
-          el("th", {text: name + (last.winner === i ? " (went out)" : "")}),
+          el("th", {text: last.winner === i ? _("%(name)s (went out)", {name: name}) : name}),
           el("td", {cls: "tk-shown"}, last.cards[i].map(function (c) { return staticCard(c); })),
           el("td", {cls: "num", text: String(last.points[i])}),
           el("td", {cls: "num", text: String(view.totals[i])})]);
       });
-      var box = el("section", {cls: "tk-handover", "aria-label": "hand " + last.hand + " result"}, [
-        el("h3", {text: "Hand " + last.hand + " (" + last.contract + ") is over: " +
-          (last.winner === null ? "nobody went out" : config.names[last.winner] + " went out")}),
-        el("table", {cls: "sheet"}, [el("thead", {}, [el("tr", {}, [el("th", {text: "Player"}), el("th", {text: "Cards left"}),
-          el("th", {text: "Points"}), el("th", {text: "Total"})])]), el("tbody", {}, rows)]),
-        el("button", {type: "button", cls: "tk-next-hand", text: "Next hand: " + view.contract})]);
+      var box = el("section", {cls: "tk-handover", "aria-label": _("hand %(n)s result", {n: last.hand})}, [
+        el("h3", {text: last.winner === null
+          ? _("Hand %(n)s (%(contract)s) is over: nobody went out", {n: last.hand, contract: last.contract})
+          : _("Hand %(n)s (%(contract)s) is over: %(name)s went out", {n: last.hand, contract: last.contract, name: config.names[last.winner]})}),
+        el("table", {cls: "sheet"}, [el("thead", {}, [el("tr", {}, [el("th", {text: _("Player")}), el("th", {text: _("Cards left")}),
+          el("th", {text: _("Points")}), el("th", {text: _("Total")})])]), el("tbody", {}, rows)]),
+        el("button", {type: "button", cls: "tk-next-hand", text: _("Next hand: %(contract)s", {contract: view.contract})})]);
       box.querySelector(".tk-next-hand").addEventListener("click", function () {
         window.sessionStorage.setItem(summaryKey, "seen");
         box.remove();
@@ -332,36 +344,36 @@
     }
 
     freshBoxes();
-    var lead = [el("span", {cls: "tk-contract", text: "Hand " + view.hand + " of 7: " + view.contract}),
-                el("span", {cls: "tk-stock-count", text: "Stock: " + view.stock_count})];
+    var lead = [el("span", {cls: "tk-contract", text: _("Hand %(n)s of 7: %(contract)s", {n: view.hand, contract: view.contract})}),
+                el("span", {cls: "tk-stock-count", text: _("Stock: %(n)s", {n: view.stock_count})})];
     root.appendChild(el("div", {cls: "tk-bar"}, [
-      el("button", {type: "button", cls: "tk-buy", text: "Buy", hidden: true}),
+      el("button", {type: "button", cls: "tk-buy", text: _("Buy"), hidden: true}),
       el("button", {type: "button", cls: "tk-allow", hidden: true}),
-      el("button", {type: "button", cls: "tk-refuse", text: "Take it myself", hidden: true}),
-      el("button", {type: "button", cls: "tk-undo", text: "Undo discard", hidden: true}),
-      el("button", {type: "button", cls: "tk-sort-suit", text: "Sort by suit"}),
-      el("button", {type: "button", cls: "tk-sort-rank", text: "Sort by rank"}),
+      el("button", {type: "button", cls: "tk-refuse", text: _("Take it myself"), hidden: true}),
+      el("button", {type: "button", cls: "tk-undo", text: _("Undo discard"), hidden: true}),
+      el("button", {type: "button", cls: "tk-sort-suit", text: _("Sort by suit")}),
+      el("button", {type: "button", cls: "tk-sort-rank", text: _("Sort by rank")}),
       P.bell(root, config, view.may_act && myTurn)
     ]));
     root.appendChild(el("p", {cls: "tk-say message info", role: "status",
-      text: canDraw ? "Your turn: click the stock to draw, or the discard pile to take it." :
-        canPlay ? (isDown ? "Lay off, or discard to end your turn." : "Go down if you can, then discard.") :
-        view.can_buy ? "You may buy the discard." : "Waiting for " + config.names[view.to_move] + "."}));
+      text: canDraw ? _("Your turn: click the stock to draw, or the discard pile to take it.") :
+        canPlay ? (isDown ? _("Lay off, or discard to end your turn.") : _("Go down if you can, then discard.")) :
+        view.can_buy ? _("You may buy the discard.") : _("Waiting for %(name)s.", {name: config.names[view.to_move]})}));
     root.appendChild(P.seatBox(view.hand_counts.map(function (n, i) {
-      var facts = [n + (n === 1 ? " card" : " cards")];
-      if (view.down[i]) facts.push("down");
-      if (view.buys[i]) facts.push(view.buys[i] + " bought");
-      facts.push(view.totals[i] + " points");
+      var facts = [n === 1 ? _("1 card") : _("%(n)s cards", {n: n})];
+      if (view.down[i]) facts.push(_("down"));
+      if (view.buys[i]) facts.push(_("%(n)s bought", {n: view.buys[i]}));
+      facts.push(_("%(n)s points", {n: view.totals[i]}));
       return {name: config.names[i], own: i === seat, toMove: view.to_move === i, facts: facts};
     }), lead));
     var over = summary();
     if (over) root.appendChild(over);
     root.appendChild(el("div", {cls: "tk-piles"}));
-    root.appendChild(el("h3", {text: "Table"}));
+    root.appendChild(el("h3", {text: _("Table")}));
     root.appendChild(el("div", {cls: "tk-melds melds"}));
     root.appendChild(el("div", {cls: "tk-go-down"}));
-    root.appendChild(el("h3", {text: "Your hand"}));
-    root.appendChild(el("div", {cls: "tk-hand hand", "aria-label": "your hand"}));
+    root.appendChild(el("h3", {text: _("Your hand")}));
+    root.appendChild(el("div", {cls: "tk-hand hand", "aria-label": _("your hand")}));
     root.querySelector(".tk-buy").addEventListener("click", function () { send("buy"); });
     root.querySelector(".tk-allow").addEventListener("click", function () { send("allow"); });
     root.querySelector(".tk-refuse").addEventListener("click", function () { send("refuse"); });

@@ -19,11 +19,14 @@
  */
 (function () {
   "use strict";
-  var P = window.tablekeeperParts, el = P.el;
+  var P = window.tablekeeperParts, el = P.el, _ = P.t;
   var COLOURS = {K: "black", R: "red", B: "blue", O: "orange"};
   var SLOTS = 30;  // two tiers of 15
 
   function colourOf(code) { return code === "F" ? "joker" : COLOURS[code.charAt(0)]; }
+  function colourName(colour) {
+    return {black: _("black"), red: _("red"), blue: _("blue"), orange: _("orange")}[colour] || colour;
+  }
   function numberOf(code) { return code === "F" ? 99 : parseInt(code.slice(1), 10); }
 
   window.tablekeeperOkey = function (root, config) {
@@ -65,7 +68,9 @@
       var wild = code === view.okey;
       return {
         cls: "tk-tile chip tile " + colourOf(code) + (code === "F" ? " false-joker" : "") + (wild ? " okey" : "") + (extra || ""),
-        label: code === "F" ? "false joker (" + view.okey + ")" : colourOf(code) + " " + code.slice(1) + (wild ? ", okey" : ""),
+        label: code === "F" ? _("false joker (%(okey)s)", {okey: view.okey})
+          : wild ? _("%(colour)s %(number)s, okey", {colour: colourName(colourOf(code)), number: code.slice(1)})
+          : _("%(colour)s %(number)s", {colour: colourName(colourOf(code)), number: code.slice(1)}),
         text: code === "F" ? "\u2605" : code.slice(1)
       };
     }
@@ -105,8 +110,8 @@
 
     /* --- moves ------------------------------------------------------------------ */
     function send(move) {
-      say("Sending: " + move, "info");
-      composer.send(move, function (why) { say("Move not recorded: " + why, "error"); render(); });
+      say(_("Sending: %(move)s", {move: move}), "info");
+      composer.send(move, function (why) { say(_("Move not recorded: %(why)s", {why: why}), "error"); render(); });
       render();
     }
     function slotOf(id) { return id && id.indexOf("s") === 0 ? parseInt(id.slice(1), 10) : null; }
@@ -116,14 +121,14 @@
     }
     function discard(id) {
       var code = tileFrom(id);
-      if (!code) { say("Select a tile of your rack first, or drag one here.", "warn"); return; }
-      if (!canDiscard) { say(myTurn ? "Draw from the middle or take the discard first." : "It is not your turn.", "warn"); return; }
+      if (!code) { say(_("Select a tile of your rack first, or drag one here."), "warn"); return; }
+      if (!canDiscard) { say(myTurn ? _("Draw from the middle or take the discard first.") : _("It is not your turn."), "warn"); return; }
       send("discard " + code);
     }
     function finish(id) {
       var code = tileFrom(id);
-      if (!code) { say("Drop the tile you finish with on the middle (or select it, then click the middle).", "warn"); return; }
-      if (!canDiscard) { say(myTurn ? "Draw first: you finish with your 15th tile." : "It is not your turn.", "warn"); return; }
+      if (!code) { say(_("Drop the tile you finish with on the middle (or select it, then click the middle)."), "warn"); return; }
+      if (!canDiscard) { say(myTurn ? _("Draw first: you finish with your 15th tile.") : _("It is not your turn."), "warn"); return; }
       send("finish " + code);
     }
 
@@ -135,8 +140,9 @@
       var node = P.pile({cls: "tk-discard seat-" + s + (mine ? " mine" : "") + (s === previous ? " left" : ""),
         caption: config.names[s], count: pile.length,
         face: top ? staticTile(top) : el("span", {cls: "tk-empty", text: "\u2014"}),
-        label: config.names[s] + "'s discards" + (top ? ", " + face(top).label + " on top" : ", none") +
-          (takeable ? ": click to take it" : mine && canDiscard ? ": drop a tile to discard it" : ""),
+        label: (top ? _("%(name)s's discards, %(tile)s on top", {name: config.names[s], tile: face(top).label})
+                    : _("%(name)s's discards, none", {name: config.names[s]})) +
+          (takeable ? ": " + _("click to take it") : mine && canDiscard ? ": " + _("drop a tile to discard it") : ""),
         enabled: (takeable || (mine && canDiscard)) && !composer.sending(),
         onTap: function () { if (takeable) send("take"); else if (mine) discard(null); },
         onDrop: function (id) { if (mine) discard(id); }});
@@ -156,16 +162,16 @@
       var table = root.querySelector(".tk-okey-table");
       table.textContent = "";
       // the middle, the indicator, every discard pile (the previous player's on the left)
-      var middle = P.pile({cls: "tk-middle", caption: "Middle", count: view.middle_count,
-        label: "the middle, " + view.middle_count + " tiles" + (canDraw && !view.last_chance ? ": click to draw" :
-          canDiscard ? ": drop your 15th tile here to finish" : ""),
+      var middle = P.pile({cls: "tk-middle", caption: _("Middle"), count: view.middle_count,
+        label: _("the middle, %(n)s tiles", {n: view.middle_count}) + (canDraw && !view.last_chance ? ": " + _("click to draw") :
+          canDiscard ? ": " + _("drop your 15th tile here to finish") : ""),
         enabled: ((canDraw && !view.last_chance) || canDiscard) && !sending,
         onTap: function () { if (canDraw) send("draw"); else finish(null); },
         onDrop: function (id) { if (id !== "take") finish(id); }});
       table.appendChild(pileOf(previous));
       table.appendChild(middle);
-      table.appendChild(el("div", {cls: "tk-indicator", "aria-label": "indicator " + view.indicator + ", okey " + view.okey},
-        [staticTile(view.indicator), el("span", {cls: "tk-count", text: "okey " + view.okey})]));
+      table.appendChild(el("div", {cls: "tk-indicator", "aria-label": _("indicator %(indicator)s, okey %(okey)s", {indicator: view.indicator, okey: view.okey})},
+        [staticTile(view.indicator), el("span", {cls: "tk-count", text: _("okey %(okey)s", {okey: view.okey})})]));
       for (var k = 0; k < n; k++) {
         var s = (previous + 1 + k) % n;
         if (s !== previous) table.appendChild(pileOf(s));
@@ -212,17 +218,18 @@
       var last = view.results[view.results.length - 1];
       if (!last || last.game !== view.game - 1 || view.turn !== 1 ||
           window.sessionStorage.getItem(summaryKey) === "seen") return null;
-      var how = last.winner === null ? "the middle ran out: nobody scores" :
-        config.names[last.winner] + " won (" + (last.kind === "pairs" ? "seven pairs" : "sets and runs") +
-        (last.okey_finish ? ", finishing with an okey" : "") + (last.with_color ? ", with colour" : "") +
-        "): each other player loses " + last.loss;
-      var box = el("section", {cls: "tk-handover tk-game-over", "aria-label": "game " + last.game + " result"}, [
-        el("h3", {text: "Game " + last.game + " is over: " + how}),
+      var how = last.winner === null ? _("the middle ran out: nobody scores") :
+        _("%(name)s won (%(how)s): each other player loses %(loss)s", {name: config.names[last.winner],
+          how: (last.kind === "pairs" ? _("seven pairs") : _("sets and runs")) +
+            (last.okey_finish ? ", " + _("finishing with an okey") : "") + (last.with_color ? ", " + _("with colour") : ""),
+          loss: last.loss});
+      var box = el("section", {cls: "tk-handover tk-game-over", "aria-label": _("game %(n)s result", {n: last.game})}, [
+        el("h3", {text: _("Game %(n)s is over: %(how)s", {n: last.game, how: how})}),
         el("div", {cls: "tk-shown"}, last.melds.map(function (m) {
           return el("span", {cls: "meld"}, m.map(function (c) { return staticTile(c); }));
         })),
-        el("p", {text: "Points: " + config.names.map(function (name, i) { return name + " " + last.points[i]; }).join(", ")}),
-        el("button", {type: "button", cls: "tk-next-game", text: "Next game"})]);
+        el("p", {text: _("Points: %(points)s", {points: config.names.map(function (name, i) { return name + " " + last.points[i]; }).join(", ")})}),
+        el("button", {type: "button", cls: "tk-next-game", text: _("Next game")})]);
       box.querySelector(".tk-next-game").addEventListener("click", function () {
         window.sessionStorage.setItem(summaryKey, "seen");
         box.remove();
@@ -231,26 +238,26 @@
     }
 
     root.appendChild(el("div", {cls: "tk-bar"}, [
-      el("button", {type: "button", cls: "tk-show", text: "Show the Compare Stone (" + view.indicator + ")", hidden: true}),
-      el("button", {type: "button", cls: "tk-sort-colour", text: "Sort by colour"}),
-      el("button", {type: "button", cls: "tk-sort-number", text: "Sort by number"}),
+      el("button", {type: "button", cls: "tk-show", text: _("Show the Compare Stone (%(tile)s)", {tile: view.indicator}), hidden: true}),
+      el("button", {type: "button", cls: "tk-sort-colour", text: _("Sort by colour")}),
+      el("button", {type: "button", cls: "tk-sort-number", text: _("Sort by number")}),
       P.bell(root, config, myTurn)
     ]));
     root.appendChild(el("p", {cls: "tk-say message info", role: "status",
-      text: view.last_chance && canDraw ? "The middle is empty: take the discard and finish with it." :
-        canDraw ? "Your turn: click the middle to draw, or the discard on the left to take it." :
-        canDiscard ? "Discard a tile onto your pile, or drop your 15th tile on the middle to finish." :
-        "Waiting for " + config.names[view.to_move] + "."}));
+      text: view.last_chance && canDraw ? _("The middle is empty: take the discard and finish with it.") :
+        canDraw ? _("Your turn: click the middle to draw, or the discard on the left to take it.") :
+        canDiscard ? _("Discard a tile onto your pile, or drop your 15th tile on the middle to finish.") :
+        _("Waiting for %(name)s.", {name: config.names[view.to_move]})}));
     root.appendChild(P.seatBox(view.rack_counts.map(function (count, i) {
       return {name: config.names[i], own: i === seat, toMove: view.to_move === i,
-              facts: [count + " tiles", view.points[i] + " points"]};
-    }), [el("span", {cls: "tk-game", text: "Game " + view.game}),
-         el("span", {cls: "tk-middle-count", text: "Middle: " + view.middle_count})]));
+              facts: [_("%(n)s tiles", {n: count}), _("%(n)s points", {n: view.points[i]})]};
+    }), [el("span", {cls: "tk-game", text: _("Game %(n)s", {n: view.game})}),
+         el("span", {cls: "tk-middle-count", text: _("Middle: %(n)s", {n: view.middle_count})})]));
     var over = summary();
     if (over) root.appendChild(over);
     root.appendChild(el("div", {cls: "tk-okey-table"}));
-    root.appendChild(el("h3", {text: "Your rack"}));
-    root.appendChild(el("div", {cls: "tk-okey-rack", "aria-label": "your rack, two tiers of 15 slots"}));
+    root.appendChild(el("h3", {text: _("Your rack")}));
+    root.appendChild(el("div", {cls: "tk-okey-rack", "aria-label": _("your rack, two tiers of 15 slots")}));
     root.querySelector(".tk-show").addEventListener("click", function () { send("show"); });
     root.querySelector(".tk-sort-colour").addEventListener("click", function () { sortRack("colour"); });
     root.querySelector(".tk-sort-number").addEventListener("click", function () { sortRack("number"); });

@@ -14,12 +14,27 @@
  *   arrangement(key)                a hand's own order, kept per tab
  *   bell(root, config)              the sound when the turn comes round
  *   clock(root, config)             the turn clock, and the timeout claim at zero
+ *   t(text, values)                 a text in the reader's language (Django's
+ *                                   JavaScript catalogue, /jsi18n/), its
+ *                                   %(name)s places filled from values
  *
  * A family's table (rummikub.js, contract.js) is drawn from these and its
  * own notation; nothing in a table is typed by the player.
  */
 (function () {
   "use strict";
+
+  /* The reader's language: the catalogue the page loads before this file
+   * (window.gettext); English as written when it is missing. Each family's
+   * file calls it _ so that makemessages finds its texts. */
+  function t(text, values) {
+    var out = typeof window.gettext === "function" ? window.gettext(text) : text;
+    if (!values) return out;
+    return out.replace(/%\((\w+)\)s/g, function (m, name) {
+      return name in values ? String(values[name]) : m;
+    });
+  }
+  var _ = t;
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -79,7 +94,7 @@
           .catch(function () {
             sending = false;
             root.dataset.sending = "0";
-            onRefused("the move could not be sent; try again", "network");
+            onRefused(_("the move could not be sent; try again"), "network");
           });
       }
     };
@@ -125,7 +140,7 @@
     seats.forEach(function (s, i) {
       box.appendChild(el("span", {cls: "tk-seat" + (s.toMove ? " to-move" : "") + (s.own ? " own" : ""),
         "data-seat": String(i),
-        text: (s.toMove ? "\u25b6 " : "") + s.name + (s.own ? " (you)" : "") +
+        text: (s.toMove ? "\u25b6 " : "") + (s.own ? _("%(name)s (you)", {name: s.name}) : s.name) +
           (s.facts.length ? ": " + s.facts.join(", ") : "")}));
     });
     return box;
@@ -175,7 +190,7 @@
     var before = window.sessionStorage.getItem(key);
     window.sessionStorage.setItem(key, myTurn ? "mine" : "theirs");
     var box = el("label", {cls: "tk-bell"}, [el("input", {type: "checkbox", cls: "tk-bell-on"}),
-                                             document.createTextNode(" Bell on my turn")]);
+                                             document.createTextNode(" " + _("Bell on my turn"))]);
     box.querySelector("input").checked = on;
     box.querySelector("input").addEventListener("change", function (e) {
       on = e.target.checked;
@@ -196,10 +211,10 @@
         osc.stop(ctx.currentTime + 0.18);
       } catch (e) { /* no sound: the title still says it */ }
       if (document.hidden && window.Notification && Notification.permission === "granted") {
-        new Notification("Your turn", {body: document.title});
+        new Notification(_("Your turn"), {body: document.title});
       }
     }
-    if (myTurn) document.title = "\u25cf Your turn \u00b7 " + document.title;
+    if (myTurn) document.title = "\u25cf " + _("Your turn") + " \u00b7 " + document.title;
     return box;
   }
 
@@ -225,7 +240,7 @@
     function tick() {
       var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
       root.dataset.clock = String(left);
-      node.textContent = "\u23f1 " + (config.names[c.seat] || "seat " + c.seat) + ": " + left + " s";
+      node.textContent = "\u23f1 " + _("%(name)s: %(left)s s", {name: config.names[c.seat] || _("seat %(n)s", {n: c.seat}), left: left});
       node.classList.toggle("low", left <= 10);
       if (left === 0 && !claimed) {
         claimed = true;
@@ -237,7 +252,7 @@
     return node;
   }
 
-  window.tablekeeperParts = {clock: clock, el: el, say: say, post: post, mover: mover, dropPlace: dropPlace,
+  window.tablekeeperParts = {t: t, clock: clock, el: el, say: say, post: post, mover: mover, dropPlace: dropPlace,
                              pieceButton: pieceButton, seatBox: seatBox, pile: pile,
                              arrangement: arrangement, bell: bell};
 })();

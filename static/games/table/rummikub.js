@@ -20,8 +20,11 @@
  */
 (function () {
   "use strict";
-  var P = window.tablekeeperParts, el = P.el;
+  var P = window.tablekeeperParts, el = P.el, _ = P.t;
   var COLOURS = {K: "black", R: "red", B: "blue", O: "orange"};
+  function colourName(colour) {
+    return {black: _("black"), red: _("red"), blue: _("blue"), orange: _("orange")}[colour] || colour;
+  }
 
   function physical(code) { return code.charAt(0) === "J" ? "J" : code; }
 
@@ -87,7 +90,7 @@
       if (!at) return;
       var tile = at.list[at.index];
       if (place === "rack" && tile.from === "table") {
-        say("A tile from the table stays on the table.", "error");
+        say(_("A tile from the table stays on the table."), "error");
         return;
       }
       var arranging = place === "rack" && at.list === rack;  // only the rack's order changes
@@ -133,7 +136,7 @@
       var b = P.pieceButton({id: tile.id, code: tile.code, enabled: myTurn, selected: selected === tile.id,
         cls: "tk-tile chip tile " + colour + (tile.code === "J" ? " joker" : "") +
           (tile.from === "table" ? " from-table" : ""),
-        label: tile.code === "J" ? "joker" : colour + " " + tile.code.slice(1),
+        label: tile.code === "J" ? _("joker") : _("%(colour)s %(number)s", {colour: colourName(colour), number: tile.code.slice(1)}),
         text: tile.code === "J" ? "\u263a" : tile.code.slice(1),
         onClick: function () {
           if (selected && selected !== tile.id) {  // a tile picked, then another's place: put it beside
@@ -178,7 +181,7 @@
         melds.appendChild(box);
       });
       if (myTurn) {
-        var fresh = dropPlace(el("button", {type: "button", cls: "tk-new-meld", text: "+ New meld"}), "new");
+        var fresh = dropPlace(el("button", {type: "button", cls: "tk-new-meld", text: _("+ New meld")}), "new");
         melds.appendChild(fresh);
       }
       var rackBox = root.querySelector(".tk-rack");
@@ -190,8 +193,9 @@
       root.querySelector(".tk-draw").disabled = !myTurn || sending || dirty;
       root.querySelector(".tk-reset").disabled = !myTurn || !dirty;
       var laid = root.querySelector(".tk-laid");
-      laid.textContent = dirty && answer ? "Laid: " + answer.laid_value + " points" +
-        (!view.initial_meld_done[config.seat] ? " (initial meld: " + view.rules.initial_meld + " needed)" : "") : "";
+      laid.textContent = dirty && answer ? (!view.initial_meld_done[config.seat]
+        ? _("Laid: %(value)s points (initial meld: %(needed)s needed)", {value: answer.laid_value, needed: view.rules.initial_meld})
+        : _("Laid: %(value)s points", {value: answer.laid_value})) : "";
       root.dataset.dirty = dirty ? "1" : "0";
       if (focused) {
         var again = root.querySelector('[data-id="' + focused + '"]');
@@ -213,12 +217,12 @@
       P.post(config.urls.compose, {melds: layout}, config.csrf)
         .then(function (res) {
           root.dataset.checking = "0";
-          if (!res.ok) { say(res.body.detail || "the table could not be checked", "error"); return; }
+          if (!res.ok) { say(res.body.detail || _("the table could not be checked"), "error"); return; }
           lastAnswer = res.body;
           paint();
           if (res.body.move && !res.body.legal) say(res.body.refusal, "warn");
-          else if (res.body.legal) say("Ready: End turn plays it.", "info");
-          else say("Some melds are not valid yet.", "warn");
+          else if (res.body.legal) say(_("Ready: End turn plays it."), "info");
+          else say(_("Some melds are not valid yet."), "warn");
         })
         .catch(function () { root.dataset.checking = "0"; });
     }
@@ -226,7 +230,7 @@
     function send(move) {
       composer.send(move, function (why) {
         reset();
-        say("Move not recorded: " + why, "error");
+        say(_("Move not recorded: %(why)s", {why: why}), "error");
       });
       render();
     }
@@ -235,32 +239,32 @@
     document.addEventListener("dragend", settle, true);  // the source may have left the page
     document.addEventListener("drop", function () { setTimeout(settle, 0); }, true);
     root.appendChild(el("div", {cls: "tk-bar"}, [
-      el("button", {type: "button", cls: "tk-end", text: "End turn"}),
-      el("button", {type: "button", cls: "tk-draw", text: view.pool_count ? "Draw" : "Pass"}),
-      el("button", {type: "button", cls: "tk-reset", text: "Reset turn"}),
+      el("button", {type: "button", cls: "tk-end", text: _("End turn")}),
+      el("button", {type: "button", cls: "tk-draw", text: view.pool_count ? _("Draw") : _("Pass")}),
+      el("button", {type: "button", cls: "tk-reset", text: _("Reset turn")}),
       el("span", {cls: "tk-laid"}),
       P.clock(root, config),
       P.bell(root, config, myTurn)
     ]));
     root.appendChild(el("p", {cls: "tk-say message info", role: "status",
-      text: myTurn ? "Your turn: move tiles to the table, or draw." : "Waiting for the others."}));
+      text: myTurn ? _("Your turn: move tiles to the table, or draw.") : _("Waiting for the others.")}));
     root.appendChild(P.seatBox(view.rack_counts.map(function (n, i) {
       return {name: config.names[i], own: i === config.seat, toMove: view.to_move === i,
-              facts: [n + (n === 1 ? " tile" : " tiles")].concat(view.initial_meld_done[i] ? ["opened"] : [])};
-    }), [el("span", {cls: "tk-pool", text: "Pool: " + view.pool_count})]));
-    root.appendChild(el("h3", {text: "Table"}));
+              facts: [n === 1 ? _("1 tile") : _("%(n)s tiles", {n: n})].concat(view.initial_meld_done[i] ? [_("opened")] : [])};
+    }), [el("span", {cls: "tk-pool", text: _("Pool: %(n)s", {n: view.pool_count})})]));
+    root.appendChild(el("h3", {text: _("Table")}));
     root.appendChild(el("div", {cls: "tk-melds melds"}));
-    root.appendChild(el("h3", {text: "Your rack"}));
-    root.appendChild(el("div", {cls: "tk-rack rack", "aria-label": "your rack"}));
+    root.appendChild(el("h3", {text: _("Your rack")}));
+    root.appendChild(el("div", {cls: "tk-rack rack", "aria-label": _("your rack")}));
     root.appendChild(el("div", {cls: "tk-sort"}, [
-      el("button", {type: "button", cls: "tk-sort-colour", text: "Sort by colour"}),
-      el("button", {type: "button", cls: "tk-sort-number", text: "Sort by number"})
+      el("button", {type: "button", cls: "tk-sort-colour", text: _("Sort by colour")}),
+      el("button", {type: "button", cls: "tk-sort-number", text: _("Sort by number")})
     ]));
     root.querySelector(".tk-end").addEventListener("click", function () {
       if (lastAnswer && lastAnswer.move) send(lastAnswer.move);
     });
     root.querySelector(".tk-draw").addEventListener("click", function () { send(view.pool_count ? "draw" : "pass"); });
-    root.querySelector(".tk-reset").addEventListener("click", function () { reset(); say("The turn is back where it began.", "info"); });
+    root.querySelector(".tk-reset").addEventListener("click", function () { reset(); say(_("The turn is back where it began."), "info"); });
     root.querySelector(".tk-sort-colour").addEventListener("click", function () { sortRack("colour"); });
     root.querySelector(".tk-sort-number").addEventListener("click", function () { sortRack("number"); });
     reset();
