@@ -4,8 +4,10 @@ American and International Rummikub.
 Plays 2-player matches (a level against the one below it, seats swapped
 every game) and 4-player matches (two seats of each, alternating, rotated),
 as duplicate deals (each shuffle played with every seating), and prints each
-level's win rate with a 95% Wilson interval and the mean time a move takes
-for each level. A level beats the one below when its whole interval lies
+level's win rate with a 95% Wilson interval, the points a game the
+stronger level makes more than the weaker (per duplicate deal, with a 95%
+interval; not for Okey, whose points stay in the match) and the mean time a
+move takes for each level. A level beats the one below when its whole interval lies
 above 50% (a shared win counts half).
 
 The near pair (``strong`` against ``greedy``) gets more games than the far
@@ -71,9 +73,10 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def play_game(levels: list[str], seed: str) -> tuple[list[float], dict]:
+def play_game(levels: list[str], seed: str) -> tuple[list[float], dict, list[int] | None]:
     """One seeded game; the share of the win of each seat (1, or split on a
-    tie of the pool-empty end) and each level's thinking time and moves.
+    tie of the pool-empty end), each level's thinking time and moves, and
+    each seat's points (``None`` for Okey, whose match keeps the points).
 
     :raises RuntimeError: the game does not end within ``MAX_TURNS`` moves.
     """
@@ -105,7 +108,8 @@ def play_game(levels: list[str], seed: str) -> tuple[list[float], dict]:
         winners = list(range(len(levels))) if w is None else [w]
     else:
         winners = game.winners or list(range(len(levels)))   # no winner: a share each
-    return [1 / len(winners) if s in winners else 0.0 for s in range(len(levels))], dict(clock)
+    points = None if okey else game.scores()
+    return [1 / len(winners) if s in winners else 0.0 for s in range(len(levels))], dict(clock), points
 
 
 def _play(job):
@@ -113,9 +117,11 @@ def _play(job):
 
 
 def match(low: str, high: str, games: int, seats: int, seed: str, jobs: int = 1,
-          progress: bool = False) -> tuple[float, int]:
-    """``high``'s share of wins over ``games`` games against ``low``, the
-    games shared among ``jobs`` processes (the result does not depend on it);
+          progress: bool = False) -> tuple[float, int, list[float]]:
+    """``high``'s share of wins over ``games`` games against ``low``, and for
+    each duplicate deal (every seating of one shuffle) the points a ``high``
+    seat made on average less a ``low`` seat's (empty for Okey); the games
+    shared among ``jobs`` processes (the result does not depend on it);
     ``progress`` draws a bar on standard error."""
     todo = []
     for g in range(games):
@@ -144,12 +150,25 @@ def match(low: str, high: str, games: int, seats: int, seed: str, jobs: int = 1,
             bar.update()
     bar.close()
     won = 0.0
-    for levels, (shares, clock) in results:
+    per_deal: dict[int, list[float]] = defaultdict(list)
+    for g, (levels, (shares, clock, points)) in enumerate(results):
         won += sum(s for s, lv in zip(shares, levels) if lv == high)
         for lv, (t, n) in clock.items():
             CLOCK[lv][0] += t
             CLOCK[lv][1] += n
-    return won, games
+        if points is not None:
+            mine = [p for p, lv in zip(points, levels) if lv == high]
+            theirs = [p for p, lv in zip(points, levels) if lv == low]
+            per_deal[g // seats].append(sum(mine) / len(mine) - sum(theirs) / len(theirs))
+    return won, games, [sum(d) / len(d) for d in per_deal.values()]
+
+
+def mean_interval(xs: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    """The mean of ``xs`` and its 95% interval (normal approximation)."""
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    return mean, mean - z * sd / math.sqrt(n), mean + z * sd / math.sqrt(n)
 
 
 def main(argv=None) -> int:
@@ -182,16 +201,24 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     ok = True
     print(f"{'match':28}{'games':>6}  {'win rate of the stronger':>24}  95% interval")
+    points: list[str] = []
     for seats in (2, 4):
         for low, high in pairs:
             table = OKEY_GAMES if FAMILY == "okey" else AMERICAN_GAMES if FAMILY in AMERICAN else GAMES
             games = args.games or table[high][1 if args.quick else 0]
-            won, n = match(low, high, games, seats, args.seed, args.jobs, progress=True)
+            won, n, diffs = match(low, high, games, seats, args.seed, args.jobs, progress=True)
             lo, hi = wilson(won, n)
             beats = lo > 0.5
             ok &= beats
             print(f"{high + ' vs ' + low + f' ({seats}p)':28}{n:>6}  {won / n:24.1%}  "
                   f"[{lo:.1%}, {hi:.1%}]  {'beats' if beats else 'not shown'}", flush=True)
+            if diffs:
+                mean, a, b = mean_interval(diffs)
+                points.append(f"{high + ' vs ' + low + f' ({seats}p)':28}{len(diffs):>6}  {mean:+24.1f}  "
+                              f"[{a:+.1f}, {b:+.1f}]")
+    if points:
+        print(f"\n{'match':28}{'deals':>6}  {'points a game, stronger less':>24}  95% interval")
+        print("\n".join(points))
     print("\nmean time a move takes: " + ", ".join(
         f"{lv} {1000 * t / n:.1f} ms" for lv, (t, n) in CLOCK.items() if n))
     print(f"{time.perf_counter() - start:.0f} s; every level beats the one below: "
