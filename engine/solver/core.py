@@ -240,10 +240,7 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
     if first:
         favoured.limit = first
         try:
-            while favoured.n < 13:
-                if not favoured.step():
-                    return None  # no plan within budget and floor, either way
-            return _result(favoured, flip)
+            return _finish(favoured, flip)
         except dp.SearchLimit:
             # it stays at the last number it finished (the one it was in
             # is taken again when it resumes)
@@ -253,20 +250,15 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
         other = _pass(table, rack, jt, jr, budget, weights, floor, not flip)
         other.limit = then
         try:
-            while other.n < 13:
-                if not other.step():
-                    return None
-            return _result(other, not flip)
+            return _finish(other, not flip)
         except dp.SearchLimit:
             pass
-    while favoured.n < 13:
-        if not favoured.step():
-            return None
-    return _result(favoured, flip)
+    return _finish(favoured, flip)
 
 
-def _result(p: dp.Pass, reverse: bool) -> dp.Plan | None:
-    plan = p.result()
+def _finish(p: dp.Pass, reverse: bool) -> dp.Plan | None:
+    """The pass run to its end; its plan marked as found reversed when it was."""
+    plan = p.finish()
     if plan is not None and reverse:
         plan.reversed = True
     return plan

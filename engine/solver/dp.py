@@ -631,18 +631,15 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
         budget exists (with ``beam``: none was found; with ``floor``: none
         reaching it).
     """
-    p = Pass(table, rack, jt, jr, threshold, budget, weights, beam, floor)
-    for _ in range(13):
-        if not p.step():
-            return None
-    return p.result()
+    return Pass(table, rack, jt, jr, threshold, budget, weights, beam, floor).finish()
 
 
 class Pass:
     """One pass of the programme (:func:`run_dp`), a number at a time:
     :meth:`step` takes the next number, :meth:`result` reads the best plan
     off once all thirteen are taken. ``work`` counts the states its layers
-    have held so far, a measure of its cost (see :func:`race`)."""
+    have held so far, a measure of its cost (``core.exact_pass`` runs two
+    directions side by side by it)."""
 
     def __init__(self, table: list[int], rack: list[int], jt: int, jr: int,
                  threshold: int = 0, budget: int | None = None,
@@ -692,8 +689,6 @@ class Pass:
         self.table: list[int] = table
         self.rack: list[int] = rack
         self.jt: int = jt
-        self.jr: int = jr
-        self.threshold: int = threshold
         self.budget: int | None = budget
         self.weights: list[int] | None = weights
         self.beam: int = beam
@@ -974,6 +969,16 @@ class Pass:
         self.work = work
         self.n = n + 1
         return bool(cur)
+
+    def finish(self) -> Plan | None:
+        """Take the numbers left, then the best plan (``None``: none).
+
+        :raises SearchLimit: ``limit`` passed.
+        """
+        while self.n < 13:
+            if not self.step():
+                return None
+        return self.result()
 
     def result(self) -> Plan | None:
         """The best plan once every number is taken (``None``: none)."""

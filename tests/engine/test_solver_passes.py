@@ -26,27 +26,36 @@ def _counts(tiles):
     return c[:52], c[JOKER]
 
 
+def _position(seed, ts, size, rack_size):
+    """A seeded position as the programme takes it: table counts, table
+    jokers, candidate counts, rack jokers; and its exact and narrow plans."""
+    table, rack = random_position(seed, ts, size, rack_size)
+    tc, jt = _counts(table)
+    rc, jr = _counts(rack)
+    cand = core.useful_rack(tc, rc, jt + jr)
+    return tc, jt, cand, jr, dp.run_dp(tc, cand, jt, jr), dp.run_dp(tc, cand, jt, jr, beam=8)
+
+
+def _laid_out_ok(plan, tc, jt):
+    """The plan's melds are valid and hold the table and what it places."""
+    melds, used = core.build_melds(plan)
+    assert all(meld_kind(m) in ("group", "run") for m in melds)
+    laid = sorted(s if s < 52 else JOKER for m in melds for s in m)
+    placed = [code for code in range(52) for _ in range(used[code])]
+    assert laid == sorted([c for c in range(52) for _ in range(tc[c])] + placed
+                          + [JOKER] * plan.jokers_used)
+
+
 @pytest.mark.parametrize("ts,size", [(STANDARD, 0), (STANDARD, 20), (STANDARD, 40),
                                      (STANDARD, 70), (XP, 40)])
 def test_beam_plan_valid_and_exact_pass_recovers_optimum(ts, size):
     for i in range(12):
-        table, rack = random_position(f"passes-{ts.name}-{size}-{i}", ts, size, 20)
-        tc, jt = _counts(table)
-        rc, jr = _counts(rack)
-        cand = core.useful_rack(tc, rc, jt + jr)
-        exact = dp.run_dp(tc, cand, jt, jr)
+        tc, jt, cand, jr, exact, beam = _position(f"passes-{ts.name}-{size}-{i}", ts, size, 20)
         assert exact is not None
-        beam = dp.run_dp(tc, cand, jt, jr, beam=8)
         if beam is None:
             continue  # a narrow pass may find nothing; the solver then falls back
         assert beam.score <= exact.score
-        melds, used = core.build_melds(beam)
-        assert all(meld_kind(m) in ("group", "run") for m in melds)
-        laid = sorted(s if s < 52 else JOKER for m in melds for s in m)
-        placed = [code for code in range(52) for _ in range(used[code])]
-        jokers = beam.jokers_used
-        assert laid == sorted([c for c in range(52) for _ in range(tc[c])] + placed
-                              + [JOKER] * jokers)
+        _laid_out_ok(beam, tc, jt)
         total = sum(cand) + jr
         bounded = dp.run_dp(tc, cand, jt, jr, budget=total - (beam.score >> 16),
                             floor=beam.score)
@@ -283,16 +292,6 @@ def test_exact_pass_reversed_when_the_lost_candidates_lie_high(monkeypatch):
     assert reversed_ >= 3
 
 
-def _laid_out_ok(plan, tc, jt):
-    """The plan's melds are valid and hold the table and what it places."""
-    melds, used = core.build_melds(plan)
-    assert all(meld_kind(m) in ("group", "run") for m in melds)
-    laid = sorted(s if s < 52 else JOKER for m in melds for s in m)
-    placed = [code for code in range(52) for _ in range(used[code])]
-    assert laid == sorted([c for c in range(52) for _ in range(tc[c])] + placed
-                          + [JOKER] * plan.jokers_used)
-
-
 @pytest.mark.parametrize("ts,size", [(STANDARD, 40), (XP, 40), (XP, 70)])
 def test_exact_pass_either_direction_first_gives_the_optimum(ts, size, monkeypatch):
     """The exact pass's directions (core.exact_pass): whichever runs first
@@ -300,12 +299,7 @@ def test_exact_pass_either_direction_first_gives_the_optimum(ts, size, monkeypat
     and is laid out in the position it was asked about."""
     tries = [(0, 0), (1, 1), (1, 10**9), (200, 300), (2000, 4000)]
     for i in range(10):
-        table, rack = random_position(f"exact-dir-{ts.name}-{size}-{i}", ts, size, 22)
-        tc, jt = _counts(table)
-        rc, jr = _counts(rack)
-        cand = core.useful_rack(tc, rc, jt + jr)
-        exact = dp.run_dp(tc, cand, jt, jr)
-        beam = dp.run_dp(tc, cand, jt, jr, beam=8)
+        tc, jt, cand, jr, exact, beam = _position(f"exact-dir-{ts.name}-{size}-{i}", ts, size, 22)
         if beam is None:
             continue
         total = sum(cand) + jr

@@ -20,9 +20,6 @@
   "use strict";
   var P = window.tablekeeperParts, el = P.el, _ = P.t;
   var COLOURS = {K: "black", R: "red", B: "blue", O: "orange"};
-  function colourName(colour) {
-    return {black: _("black"), red: _("red"), blue: _("blue"), orange: _("orange")}[colour] || colour;
-  }
 
   function physical(code) { return code.charAt(0) === "J" ? "J" : code; }
 
@@ -33,8 +30,8 @@
     var composer = P.mover(root, config);
     var order = P.arrangement("tk-american-" + config.game + "-" + seat);
     // an answer of the engine's check arriving mid-drag redraws once the
-    // drag ends (a redraw would cut the drag short), as on the Rummikub table
-    var dragging = false, redrawLater = false;
+    // drag ends (a redraw would cut the drag short)
+    var guard = P.dragGuard(root, function () { draw(); });
     var ids = 0, selected = null, answer = null, timer = null;
     var tiles = {};  // id -> {id, code, home: "rack" | "table"}
     var start = {
@@ -74,18 +71,8 @@
     }
     function movable(t) { return playing && (t.home === "rack" || t.code === "J"); }
 
-    function paint() {
-      if (dragging) redrawLater = true; else draw();
-    }
-
-    function settle() {
-      dragging = false;
-      if (redrawLater) { redrawLater = false; draw(); }
-    }
-
     function place(id, to) {
-      dragging = false;
-      redrawLater = false;
+      guard.done();
       var t = tiles[id], from = where(id);
       selected = null;
       if (!t || !from || !movable(t)) return;
@@ -118,7 +105,7 @@
           root.dataset.checking = "0";
           if (!res.ok) { say(res.body.detail || _("the table could not be checked"), "error"); return; }
           answer = res.body;
-          paint();
+          guard.paint();
           if (answer.legal) say(_("Ready: Lay puts it on the table."), "info");
           else say(answer.refusal || _("Some melds are not valid yet."), "warn");
         }).catch(function () { root.dataset.checking = "0"; });
@@ -134,7 +121,7 @@
       var colour = COLOURS[t.code.charAt(0)] || "joker";
       return P.pieceButton({id: t.id, code: t.code, enabled: movable(t), selected: selected === t.id,
         cls: "tk-tile chip tile " + colour + (t.code === "J" ? " joker" : "") + (t.home === "table" ? " from-table" : ""),
-        label: t.code === "J" ? _("joker") : _("%(colour)s %(number)s", {colour: colourName(colour), number: t.code.slice(1)}),
+        label: t.code === "J" ? _("joker") : _("%(colour)s %(number)s", {colour: P.colourName(colour), number: t.code.slice(1)}),
         text: t.code === "J" ? "\u263a" : t.code.slice(1),
         onClick: function () { selected = selected === t.id ? null : t.id; draw(); }});
     }
@@ -203,9 +190,6 @@
       }
     }
 
-    root.addEventListener("dragstart", function () { dragging = true; }, true);
-    document.addEventListener("dragend", settle, true);  // the source may have left the page
-    document.addEventListener("drop", function () { setTimeout(settle, 0); }, true);
     root.appendChild(el("div", {cls: "tk-bar"}, [
       el("button", {type: "button", cls: "tk-draw", text: _("Draw")}),
       el("button", {type: "button", cls: "tk-take", text: view.takeable ? _("Take %(tile)s", {tile: view.takeable}) : _("Take")}),

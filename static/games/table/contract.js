@@ -25,15 +25,13 @@
   "use strict";
   var P = window.tablekeeperParts, el = P.el, _ = P.t;
   var SUITS = {C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660"};
-  var SUIT_NAMES = {C: "clubs", D: "diamonds", H: "hearts", S: "spades"};
   var RANKS = "23456789TJQKA";
-  var RANK_NAMES = {T: "10", J: "jack", Q: "queen", K: "king", A: "ace"};
 
   function suitName(s) {
-    return {C: _("clubs"), D: _("diamonds"), H: _("hearts"), S: _("spades")}[s] || SUIT_NAMES[s];
+    return {C: _("clubs"), D: _("diamonds"), H: _("hearts"), S: _("spades")}[s];
   }
   function rankName(r) {
-    return {J: _("jack"), Q: _("queen"), K: _("king"), A: _("ace")}[r] || RANK_NAMES[r] || r;
+    return {T: "10", J: _("jack"), Q: _("queen"), K: _("king"), A: _("ace")}[r] || r;
   }
 
   function gettext_noop(text) { return text; }  // a text translated where it is used

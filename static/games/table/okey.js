@@ -24,9 +24,6 @@
   var SLOTS = 30;  // two tiers of 15
 
   function colourOf(code) { return code === "F" ? "joker" : COLOURS[code.charAt(0)]; }
-  function colourName(colour) {
-    return {black: _("black"), red: _("red"), blue: _("blue"), orange: _("orange")}[colour] || colour;
-  }
   function numberOf(code) { return code === "F" ? 99 : parseInt(code.slice(1), 10); }
 
   window.tablekeeperOkey = function (root, config) {
@@ -69,8 +66,8 @@
       return {
         cls: "tk-tile chip tile " + colourOf(code) + (code === "F" ? " false-joker" : "") + (wild ? " okey" : "") + (extra || ""),
         label: code === "F" ? _("false joker (%(okey)s)", {okey: view.okey})
-          : wild ? _("%(colour)s %(number)s, okey", {colour: colourName(colourOf(code)), number: code.slice(1)})
-          : _("%(colour)s %(number)s", {colour: colourName(colourOf(code)), number: code.slice(1)}),
+          : wild ? _("%(colour)s %(number)s, okey", {colour: P.colourName(colourOf(code)), number: code.slice(1)})
+          : _("%(colour)s %(number)s", {colour: P.colourName(colourOf(code)), number: code.slice(1)}),
         text: code === "F" ? "\u2605" : code.slice(1)
       };
     }

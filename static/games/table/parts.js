@@ -14,6 +14,11 @@
  *   arrangement(key)                a hand's own order, kept per tab
  *   bell(root, config)              the sound when the turn comes round
  *   clock(root, config)             the turn clock, and the timeout claim at zero
+ *   colourName(colour)              a tile colour (black, red, blue, orange)
+ *                                   in the reader's language
+ *   dragGuard(root, redraw)         redraws held back while a drag is under
+ *                                   way (an engine answer arriving mid-drag
+ *                                   would cut the drag short)
  *   t(text, values)                 a text in the reader's language (Django's
  *                                   JavaScript catalogue, /jsi18n/), its
  *                                   %(name)s places filled from values
@@ -35,6 +40,27 @@
     });
   }
   var _ = t;
+
+  function colourName(colour) {
+    return {black: _("black"), red: _("red"), blue: _("blue"), orange: _("orange")}[colour] || colour;
+  }
+
+  /* paint() redraws now, or once the drag under way ends; done() forgets a
+   * drag that ended in a move (the move redraws). */
+  function dragGuard(root, redraw) {
+    var dragging = false, later = false;
+    function settle() {
+      dragging = false;
+      if (later) { later = false; redraw(); }
+    }
+    root.addEventListener("dragstart", function () { dragging = true; }, true);
+    document.addEventListener("dragend", settle, true);  // the source may have left the page
+    document.addEventListener("drop", function () { setTimeout(settle, 0); }, true);
+    return {
+      paint: function () { if (dragging) later = true; else redraw(); },
+      done: function () { dragging = false; later = false; }
+    };
+  }
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
@@ -252,7 +278,7 @@
     return node;
   }
 
-  window.tablekeeperParts = {t: t, clock: clock, el: el, say: say, post: post, mover: mover, dropPlace: dropPlace,
+  window.tablekeeperParts = {t: t, colourName: colourName, dragGuard: dragGuard, clock: clock, el: el, say: say, post: post, mover: mover, dropPlace: dropPlace,
                              pieceButton: pieceButton, seatBox: seatBox, pile: pile,
                              arrangement: arrangement, bell: bell};
 })();

@@ -22,9 +22,6 @@
   "use strict";
   var P = window.tablekeeperParts, el = P.el, _ = P.t;
   var COLOURS = {K: "black", R: "red", B: "blue", O: "orange"};
-  function colourName(colour) {
-    return {black: _("black"), red: _("red"), blue: _("blue"), orange: _("orange")}[colour] || colour;
-  }
 
   function physical(code) { return code.charAt(0) === "J" ? "J" : code; }
 
@@ -37,7 +34,7 @@
     var nextId = 0, selected = null, checkTimer = null, lastAnswer = null;
     // a drag in progress is never cut short by a redraw (an answer of the
     // engine's check arriving mid-drag waits until the drag ends)
-    var dragging = false, redrawLater = false;
+    var guard = P.dragGuard(root, function () { render(); });
     var composer = P.mover(root, config);
     var order = P.arrangement("tk-order-" + config.game + "-" + config.seat);
     var start = {
@@ -74,18 +71,8 @@
       return null;
     }
 
-    function paint() {
-      if (dragging) redrawLater = true; else render();
-    }
-
-    function settle() {
-      dragging = false;
-      if (redrawLater) { redrawLater = false; render(); }
-    }
-
     function moveTile(id, place, beforeId) {
-      dragging = false;
-      redrawLater = false;
+      guard.done();
       var at = findTile(id);
       if (!at) return;
       var tile = at.list[at.index];
@@ -136,7 +123,7 @@
       var b = P.pieceButton({id: tile.id, code: tile.code, enabled: myTurn, selected: selected === tile.id,
         cls: "tk-tile chip tile " + colour + (tile.code === "J" ? " joker" : "") +
           (tile.from === "table" ? " from-table" : ""),
-        label: tile.code === "J" ? _("joker") : _("%(colour)s %(number)s", {colour: colourName(colour), number: tile.code.slice(1)}),
+        label: tile.code === "J" ? _("joker") : _("%(colour)s %(number)s", {colour: P.colourName(colour), number: tile.code.slice(1)}),
         text: tile.code === "J" ? "\u263a" : tile.code.slice(1),
         onClick: function () {
           if (selected && selected !== tile.id) {  // a tile picked, then another's place: put it beside
@@ -219,7 +206,7 @@
           root.dataset.checking = "0";
           if (!res.ok) { say(res.body.detail || _("the table could not be checked"), "error"); return; }
           lastAnswer = res.body;
-          paint();
+          guard.paint();
           if (res.body.move && !res.body.legal) say(res.body.refusal, "warn");
           else if (res.body.legal) say(_("Ready: End turn plays it."), "info");
           else say(_("Some melds are not valid yet."), "warn");
@@ -235,9 +222,6 @@
       render();
     }
 
-    root.addEventListener("dragstart", function () { dragging = true; }, true);
-    document.addEventListener("dragend", settle, true);  // the source may have left the page
-    document.addEventListener("drop", function () { setTimeout(settle, 0); }, true);
     root.appendChild(el("div", {cls: "tk-bar"}, [
       el("button", {type: "button", cls: "tk-end", text: _("End turn")}),
       el("button", {type: "button", cls: "tk-draw", text: view.pool_count ? _("Draw") : _("Pass")}),
