@@ -38,3 +38,32 @@ def test_a_contract_table_in_dutch_and_a_rummikub_table_in_turkish(seat_pages, s
     assert ayse.inner_text(".tk-say") == "Diğerleri bekleniyor."
     # the server-drawn parts of the page in the same language
     assert "Koltuğunuz bu tarayıcıda" in ayse.content()
+
+
+def test_the_games_pages_in_dutch_on_a_phone_by_clicks(asgi_live_server, browser, screenshot):
+    """On a 360 px phone set to Dutch: the games list, a game found by its
+    name, its replay page, a seat taken there, and the seat's table, all by
+    clicks and in Dutch."""
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title="Vrijdagavond",
+                                actor="lobby")      # as the start screen makes it: listed as open
+    page = browser.new_context(locale="nl-NL", viewport={"width": 360, "height": 780},
+                               is_mobile=True, has_touch=True).new_page()
+    page.goto(f"{asgi_live_server}/games/")
+    assert page.inner_text("h1") == "Spellen" and "Open spellen" in page.inner_text("main")
+    page.fill('input[name="name"]', "Vrijdag")
+    with page.expect_navigation():
+        page.click('form.find button[type="submit"]')
+    assert page.locator(f'#open-games tr[data-game="{game.pk}"]').count() == 1
+    screenshot(page, "games-list-nl-phone")
+    with page.expect_navigation():
+        page.click(f'#open-games tr[data-game="{game.pk}"] a')
+    assert page.get_attribute("nav.replay", "aria-label") == "terugspelen"
+    assert "Tafel" in page.inner_text("main") and "Neem plaats 0" in page.inner_text("main")
+    assert "bezig" in page.inner_text("main")                  # the game's status, translated
+    screenshot(page, "replay-nl-phone")
+    with page.expect_navigation():
+        page.click('button:has-text("Neem plaats 0")')
+    page.wait_for_selector("#table-app .tk-bar", timeout=10000)
+    assert page.inner_text(".tk-end") == "Beurt beëindigen" and "Jouw rek" in page.inner_text("#table-app")
+    assert "Ann (jij)" in page.inner_text(".tk-seats")
+    screenshot(page, "seat-page-nl-phone")
