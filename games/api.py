@@ -151,8 +151,9 @@ class SeatView(APIView):
                    parameters=[OpenApiParameter("seat", int, description="staff only: whose view")],
                    summary="Your seat's view: own rack, table, counts, whose turn, version")
     def get(self, request, game_id: int):
-        game = get_object_or_404(Game, pk=game_id)
         seat = _seat(request)
+        # a seat credential's lookup read its game already (all but the state)
+        game = seat.game if seat is not None and seat.game_id == game_id else get_object_or_404(Game, pk=game_id)
         raw = request.query_params.get("seat")
         index = None
         if raw not in (None, ""):
@@ -186,8 +187,9 @@ class MoveSubmit(APIView):
         data = MoveInSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         v = data.validated_data
-        game = get_object_or_404(Game.objects.only("id"), pk=game_id)
         seat = _seat(request)
+        game = seat.game if seat is not None and seat.game_id == game_id else get_object_or_404(
+            Game.objects.only("id"), pk=game_id)
         if seat is not None:
             if seat.game_id != game.pk:
                 raise NotYourSeat(f"this credential is for game {seat.game_id}, not game {game.pk}")

@@ -66,7 +66,11 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """``{"game", "version", "seat", "view"}`` with ``view`` the engine's
     ``view(seat)`` at the game's current version (``seat=None``: public),
     and ``clock``, the running turn clock (:func:`games.services.turn_clock`)."""
-    state = load_state(game)
+    try:
+        state = load_state(game)
+    except es.ConcurrencyConflict:  # read without its state, and moved on since: read it whole
+        game = Game.objects.get(pk=game.pk)
+        state = load_state(game)
     return {"game": game.pk, "version": game.version, "seat": seat, "status": game.status,
             "view": state.view(seat), "clock": turn_clock(game, state)}
 

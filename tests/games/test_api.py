@@ -70,6 +70,38 @@ def test_a_seat_view_is_exactly_the_engine_view(api):
         assert body["view"] == json.loads(json.dumps(state.view(seat)))
 
 
+def test_a_seat_credential_reads_its_seat_and_game_in_one_statement(api, django_assert_num_queries):
+    game = create(api, seats=[{"name": "Ann"}, {"name": "Ben"}])
+    tokens = take_all(api, game)
+    with django_assert_num_queries(1):
+        seat = services.seat_for_token(tokens[1])
+    assert (seat.game_id, seat.index, seat.name) == (game["id"], 1, "Ben")
+    assert seat.game.version == 1 and seat.game.rules == Game.objects.get(pk=game["id"]).rules
+    assert "state" in seat.game.get_deferred_fields() and seat.game.created_at.tzinfo is not None
+    assert services.seat_for_token(tokens[1] + "x") is None and services.seat_for_token("") is None
+    assert api.get(f"/api/games/{game['id']}/view/", **as_seat(tokens[1])).json()["version"] == 1
+
+
+def test_a_view_read_while_a_move_lands_shows_the_new_version(api, monkeypatch):
+    """The credential's lookup reads the game without its state; a move
+    recorded before the state is read must not make the view a 409."""
+    game = create(api, seats=[{"name": "Ann"}, {"name": "Ben"}])
+    tokens = take_all(api, game)
+    import games.auth
+
+    real = games.auth.seat_for_token
+
+    def then_a_move(token):
+        seat = real(token)
+        services.game_record_move(game=game["id"], move="draw", expected_version=1, seat=0)
+        return seat
+
+    monkeypatch.setattr(games.auth, "seat_for_token", then_a_move)
+    response = api.get(f"/api/games/{game['id']}/view/", **as_seat(tokens[1]))
+    assert response.status_code == 200, response.content
+    assert response.json()["version"] == 2
+
+
 def test_bad_input_is_a_clear_4xx_and_stores_nothing(api):
     game = create(api)
     gid = game["id"]
