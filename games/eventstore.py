@@ -26,6 +26,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime, timezone as dt_timezone
 from typing import Any, Callable, Iterable
@@ -213,12 +214,42 @@ def append(game: Game | int, *, expected_version: int,
     retried in a new one: no savepoint is taken, each costs round trips.
 
     ``head`` is ``(version, hash)`` of the stream's last event if the caller
-    has just read it in this transaction (saves a query); otherwise it is
-    read here. A stale ``head`` can only cause a conflict, never a gap or a
-    broken chain: the unique constraint still decides.
+    has just read it (saves a query); otherwise it is read here. A stale
+    ``head`` can only cause a conflict, never a gap or a broken chain: the
+    unique constraint still decides.
 
     :raises ConcurrencyConflict: the stream is not at ``expected_version``,
         or another writer took the next version first.
+    :raises ValueError: a payload that is not JSON-safe.
+    """
+    rows = prepare(game, expected_version=expected_version, events=events, actor=actor, head=head)
+    write(rows)
+    return rows
+
+
+def write(rows: list[Event]) -> None:
+    """Insert rows made by :func:`prepare`, in the caller's transaction
+    (opening one if there is none).
+
+    :raises ConcurrencyConflict: another writer took one of the versions.
+    """
+    if not rows:
+        return
+    with transaction.atomic(savepoint=False):
+        try:
+            _insert(rows)
+        except IntegrityError:
+            # another writer took the version between our read and our insert
+            raise ConcurrencyConflict(rows[0].game_id, rows[0].version - 1) from None
+
+
+def prepare(game: Game | int, *, expected_version: int,
+            events: Iterable[tuple[str, dict[str, Any]]], actor: str = "",
+            head: tuple[int, str] | None = None) -> list[Event]:
+    """The unsaved :class:`Event` rows :func:`append` would write: numbered,
+    hashed on ``head`` (read here if not given) and anchored.
+
+    :raises ConcurrencyConflict: the head is not at ``expected_version``.
     :raises ValueError: a payload that is not JSON-safe.
     """
     game_id = game if isinstance(game, int) else game.pk
@@ -244,17 +275,27 @@ def append(game: Game | int, *, expected_version: int,
                           payload=payload, actor=actor, recorded_at=now, prev_hash=prev, hash=digest,
                           anchor=hmac.new(key, digest.encode("ascii"), hashlib.sha256).hexdigest()))
         prev = digest
-    with transaction.atomic(savepoint=False):
-        try:
-            _insert(rows)
-        except IntegrityError:
-            # another writer took the version between our read and our insert
-            raise ConcurrencyConflict(game_id, expected_version) from None
     return rows
 
 
 _COLUMNS = ("game_id", "version", "type", "schema_version", "payload", "actor", "recorded_at",
             "prev_hash", "hash", "anchor")
+
+
+def _params(rows: list[Event]) -> list[Any]:
+    recorded = Event._meta.get_field("recorded_at")
+    params: list[Any] = []
+    for r in rows:
+        params += [r.game_id, r.version, r.type, r.schema_version, json.dumps(r.payload), r.actor,
+                   recorded.get_db_prep_value(r.recorded_at, connection), r.prev_hash, r.hash, r.anchor]
+    return params
+
+
+def _saved(rows: list[Event], ids: list[int]) -> None:
+    for r, pk in zip(rows, ids):
+        r.pk = r.id = pk
+        r._state.adding = False
+        r._state.db = connection.alias
 
 
 def _insert(rows: list[Event]) -> None:
@@ -265,18 +306,51 @@ def _insert(rows: list[Event]) -> None:
     one = "(" + ", ".join(json_param if c == "payload" else "%s" for c in _COLUMNS) + ")"
     sql = (f"INSERT INTO {Event._meta.db_table} ({', '.join(_COLUMNS)}) VALUES "
            + ", ".join([one] * len(rows)) + " RETURNING id")
-    recorded = Event._meta.get_field("recorded_at")
-    params: list[Any] = []
-    for r in rows:
-        params += [r.game_id, r.version, r.type, r.schema_version, json.dumps(r.payload), r.actor,
-                   recorded.get_db_prep_value(r.recorded_at, connection), r.prev_hash, r.hash, r.anchor]
     with connection.cursor() as cur:
-        cur.execute(sql, params)
-        ids = [row[0] for row in cur.fetchall()]
-    for r, pk in zip(rows, ids):
-        r.pk = r.id = pk
-        r._state.adding = False
-        r._state.db = connection.alias
+        cur.execute(sql, _params(rows))
+        _saved(rows, [row[0] for row in cur.fetchall()])
+
+
+def insert_guarded(rows: list[Event], guard_sql: str, guard_params: list[Any]) -> None:
+    """Write ``rows`` in one statement with another change, on PostgreSQL:
+    ``guard_sql`` is a data-modifying statement (an ``UPDATE ... RETURNING``)
+    run first in the same statement, and the events are written only if it
+    returned a row. Outside a transaction the statement is its own: the
+    guard's change and the events are committed together in one round trip,
+    or neither is.
+
+    :raises ConcurrencyConflict: the guard returned no row, or another
+        writer took one of the versions (the unique constraint).
+    """
+    if connection.vendor != "postgresql":
+        raise NotImplementedError("insert_guarded needs PostgreSQL (a data-modifying WITH)")
+    one = "SELECT " + ", ".join(f"CAST(%s AS {_CAST[c]})" for c in _COLUMNS) + " FROM guard"
+    sql = (f"WITH guard AS ({guard_sql}) INSERT INTO {Event._meta.db_table} ({', '.join(_COLUMNS)}) "
+           + " UNION ALL ".join([one] * len(rows)) + " RETURNING id")
+    try:
+        with connection.cursor() as cur:
+            cur.execute(sql, list(guard_params) + _params(rows))
+            ids = [row[0] for row in cur.fetchall()]
+    except IntegrityError:
+        raise ConcurrencyConflict(rows[0].game_id, rows[0].version - 1) from None
+    if len(ids) != len(rows):  # the guard found nothing: another writer moved the stream on
+        raise ConcurrencyConflict(rows[0].game_id, rows[0].version - 1)
+    _saved(rows, ids)
+
+
+class _Casts(dict):
+    """Each event column's PostgreSQL type, for :func:`insert_guarded`'s
+    ``SELECT`` (whose bare parameters would otherwise be text). Without a
+    length (``varchar``, not ``varchar(64)``): a cast would cut an over-long
+    value where the column refuses it."""
+
+    def __missing__(self, column: str) -> str:
+        field = next(f for f in Event._meta.concrete_fields if f.column == column)
+        self[column] = re.sub(r"\(\d+\)", "", field.db_type(connection))
+        return self[column]
+
+
+_CAST = _Casts()
 
 
 def load(game_id: int, *, after_version: int = 0, upto_version: int | None = None) -> list[StoredEvent]:

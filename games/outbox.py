@@ -73,18 +73,24 @@ def enqueue(topic: str, args: Iterable[Any] = (), kwargs: dict[str, Any] | None 
     return row
 
 
-def publish(game: Game, events: list[Event]) -> int:
-    """Run the subscribed handlers for ``events`` and enqueue their messages.
-    Returns how many rows were written."""
-    written = 0
+def messages_for(game: Game, events: list[Event]) -> list[Message]:
+    """What the subscribed handlers ask to send for ``events`` (``game``
+    being the projection as these events leave it)."""
+    return [msg for handler in list(_HANDLERS) for msg in (handler(game, events) or ())]
+
+
+def publish(game: Game, events: list[Event], messages: list[Message] | None = None) -> int:
+    """Enqueue the handlers' messages for ``events`` (``messages``, if the
+    caller has asked :func:`messages_for` already) and tell the live pages
+    after commit. Returns how many rows were written."""
     if events:
         push.moved(game.pk, events[-1].version)  # the live pages, after commit
-    for handler in list(_HANDLERS):
-        for msg in handler(game, events) or ():
-            enqueue(msg.topic, msg.args, msg.kwargs, game=game,
-                    event_version=events[-1].version if events else None)
-            written += 1
-    return written
+    if messages is None:
+        messages = messages_for(game, events)
+    for msg in messages:
+        enqueue(msg.topic, msg.args, msg.kwargs, game=game,
+                event_version=events[-1].version if events else None)
+    return len(messages)
 
 
 def drain_after_commit() -> None:

@@ -7,6 +7,7 @@ when one is due, and writes outbox rows; the outbox is drained after commit.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import secrets
@@ -72,25 +73,47 @@ def _normalise_seats(seats: Iterable[Any] | None, players: int, family: str = ""
     return out
 
 
-def _save_projection(game: Game, state, version: int, *, snapshot_due: bool = True) -> None:
+def _project(game: Game, state, version: int) -> None:
+    """Set the projection's fields on ``game`` (not yet written)."""
     game.version = version
     game.to_move = None if state.is_over else state.to_move
     game.status = Game.Status.FINISHED if state.is_over else Game.Status.IN_PROGRESS
     game.scores = state.scores() if state.is_over else None
     game.state = state.snapshot()
     game.updated_at = timezone.now()
-    # hot path: one plain UPDATE (a model save builds the query each time)
+
+
+def _projection_update(game: Game, *, at_version: int | None = None) -> tuple[str, list[Any]]:
+    """The plain ``UPDATE`` writing ``game``'s projection fields (hot path: a
+    model save builds the query each time); with ``at_version``, only if
+    the row is still at that version, ``RETURNING id``."""
     json_param = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
-    with connection.cursor() as cur:
-        cur.execute(
-            f"UPDATE {Game._meta.db_table} SET version = %s, to_move = %s, status = %s, "
-            f"scores = {json_param}, state = {json_param}, updated_at = %s WHERE id = %s",
-            [game.version, game.to_move, game.status,
-             None if game.scores is None else json.dumps(game.scores), json.dumps(game.state),
-             Game._meta.get_field("updated_at").get_db_prep_value(game.updated_at, connection), game.pk])
+    sql = (f"UPDATE {Game._meta.db_table} SET version = %s, to_move = %s, status = %s, "
+           f"scores = {json_param}, state = {json_param}, updated_at = %s WHERE id = %s")
+    params = [game.version, game.to_move, game.status,
+              None if game.scores is None else json.dumps(game.scores), json.dumps(game.state),
+              Game._meta.get_field("updated_at").get_db_prep_value(game.updated_at, connection), game.pk]
+    if at_version is not None:
+        sql += " AND version = %s RETURNING id"
+        params.append(at_version)
+    return sql, params
+
+
+def _snapshot_due(version: int) -> bool:
     every = getattr(settings, "GAMES_SNAPSHOT_EVERY", 40)
-    if snapshot_due and every and version // every > (version - 1) // every:
-        Snapshot.objects.get_or_create(game=game, version=version, defaults={"state": game.state})
+    return bool(every) and version // every > (version - 1) // every
+
+
+def _save_projection(game: Game, state, version: int, *, snapshot_due: bool = True) -> None:
+    _project(game, state, version)
+    _write_projection(game, snapshot_due=snapshot_due)
+
+
+def _write_projection(game: Game, *, snapshot_due: bool = True) -> None:
+    with connection.cursor() as cur:
+        cur.execute(*_projection_update(game))
+    if snapshot_due and _snapshot_due(game.version):
+        Snapshot.objects.get_or_create(game=game, version=game.version, defaults={"state": game.state})
 
 
 def game_create(*, variant: str, players: int, rules: dict[str, Any] | None = None,
@@ -236,7 +259,7 @@ def seat_for_token(token: str) -> Seat | None:
 
 
 _SEAT_GAME_FIELDS = (tuple(Seat._meta.concrete_fields),
-                     tuple(f for f in Game._meta.concrete_fields if f.name != "state"))
+                     tuple(f for f in Game._meta.concrete_fields if f.name != "state"))  # state: deferred
 
 
 def _seat_game_sql() -> str:
@@ -282,14 +305,20 @@ def seat_reissue(seat: Seat, *, revoke: bool = False) -> str | None:
 
 class _StateCache:
     """Engine states of recently moved games in this process, keyed by game
-    and version (and creation time, so a reused id never matches). The stream up to a version never changes, so a state cached
-    at the version the projection shows is that game's state; a state is
-    taken out while a move is applied to it and put back only after the
-    move's transaction commits."""
+    and version (and creation time, so a reused id never matches). The
+    stream up to a version never changes, so a state cached at the version
+    the projection shows is that game's state; a state is taken out while a
+    move is applied to it and put back only after the move's transaction
+    commits.
+
+    An entry may also hold the projection row (without its state, with the
+    stream's head) as this process read or wrote it at that version: the
+    next move on PostgreSQL starts from it without reading the row again,
+    its write being guarded by the version (:func:`game_record_move`)."""
 
     def __init__(self, size: int = 256):
         self.size = size
-        self._data: OrderedDict[int, tuple[tuple[Any, int], Any]] = OrderedDict()
+        self._data: OrderedDict[int, tuple[tuple[Any, int], Any, Game | None]] = OrderedDict()
         self._lock = threading.Lock()
 
     def take(self, game: Game, version: int):
@@ -299,10 +328,19 @@ class _StateCache:
             return entry[1]
         return None
 
-    def put(self, game: Game, version: int, state) -> None:
+    def take_with_row(self, game_id: int, version: int) -> tuple[Game, Any] | None:
+        """``(row, state)`` of ``game_id`` at ``version`` if both are held
+        (taken out, as :meth:`take`)."""
+        with self._lock:
+            entry = self._data.pop(game_id, None)
+        if entry is not None and entry[0][1] == version and entry[2] is not None:
+            return entry[2], entry[1]
+        return None
+
+    def put(self, game: Game, version: int, state, *, row: Game | None = None) -> None:
         with self._lock:
             game_id = game.pk
-            self._data[game_id] = ((game.created_at, version), state)
+            self._data[game_id] = ((game.created_at, version), state, row)
             self._data.move_to_end(game_id)
             while len(self._data) > self.size:
                 self._data.popitem(last=False)
@@ -362,18 +400,36 @@ def _game_without_state(game_id: int) -> Game:
     head as ``head_version``/``head_hash``, in one plain SQL statement (hot
     path; the state is loaded only on a cache miss).
 
+    The head is the event at the projection's version: every service writes
+    the two in one transaction. Were they ever apart, the head read here
+    would be older than the stream's and the append a conflict, never a
+    broken chain (the unique ``(game, version)`` constraint decides).
+
     :raises Game.DoesNotExist: no such game.
     """
-    fields = [f for f in Game._meta.concrete_fields if f.name != "state"]
-    head = (f"SELECT {{}} FROM {Event._meta.db_table} e WHERE e.game_id = g.id "
-            f"ORDER BY e.version DESC LIMIT 1")
-    sql = (f"SELECT {', '.join('g.' + connection.ops.quote_name(f.column) for f in fields)}, "
-           f"({head.format('e.version')}) AS head_version, ({head.format('e.hash')}) AS head_hash "
-           f"FROM {Game._meta.db_table} g WHERE g.id = %s")
-    rows = list(Game.objects.raw(sql, [game_id]))
-    if not rows:
+    with connection.cursor() as cur:
+        cur.execute(_game_head_sql(), [game_id])
+        row = cur.fetchone()
+    if row is None:
         raise Game.DoesNotExist(f"no game {game_id}")
-    return rows[0]
+    game = _instance(Game, _GAME_FIELDS, row[:-2])
+    game.head_version, game.head_hash = row[-2:]
+    return game
+
+
+_GAME_FIELDS = tuple(f for f in Game._meta.concrete_fields if f.name != "state")
+
+
+def _game_head_sql() -> str:
+    q = connection.ops.quote_name
+    columns = ", ".join(f"g.{q(f.column)}" for f in _GAME_FIELDS)
+    return (f"SELECT {columns}, e.{q('version')}, e.{q('hash')} FROM {q(Game._meta.db_table)} g "
+            f"LEFT JOIN {q(Event._meta.db_table)} e ON e.{q('game_id')} = g.{q('id')} "
+            f"AND e.{q('version')} = g.{q('version')} WHERE g.{q('id')} = %s")
+
+
+def _version_now(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("version", flat=True).first()
 
 
 @dataclass(frozen=True)
@@ -412,30 +468,56 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
         raise BadRequest(f"expected_version must be a whole number, got {expected_version!r}", "bad-version")
     game_id = game if isinstance(game, int) else game.pk
-    with transaction.atomic():
-        game = _game_without_state(game_id)
-        if game.is_over:
-            raise GameIsOver(f"game {game.pk} is over; no more moves")
-        if game.version != expected_version:
-            raise es.ConcurrencyConflict(game.pk, expected_version, game.version)
-        state = STATE_CACHE.take(game, game.version)
-        if state is None:
-            state = load_state(game)
+    # On PostgreSQL, outside a caller's transaction, a move that only moves
+    # the game on (no task to queue, no snapshot due, not the game's end) is
+    # written in one statement, its own transaction: the projection's
+    # UPDATE at the expected version, then the events if that found the row
+    # (eventstore.insert_guarded). Two round trips in all, with the read,
+    # against five in a transaction (BEGIN, read, INSERT, UPDATE, COMMIT).
+    # Such a move starts from the row and state this process last wrote or
+    # read at that version, if it holds them (no read at all); the version
+    # guard of the write catches a move made elsewhere meanwhile.
+    at_once = connection.vendor == "postgresql" and not connection.in_atomic_block
+    with contextlib.ExitStack() as outer:
+        if not at_once:
+            outer.enter_context(transaction.atomic())
+        held = STATE_CACHE.take_with_row(game_id, expected_version) if at_once else None
+        if held is not None:
+            game, state = held
+        else:
+            game = _game_without_state(game_id)
+            if game.is_over:
+                raise GameIsOver(f"game {game.pk} is over; no more moves")
+            if game.version != expected_version:
+                raise es.ConcurrencyConflict(game.pk, expected_version, game.version)
+            state = STATE_CACHE.take(game, game.version)
+            if state is None:
+                state = load_state(game)
         cached_at = game.version
+        row = game if at_once else None  # as read: put back with the state when nothing is written
+
+        def put_back() -> None:
+            """Nothing is written: put the state back. A refusal judged on a
+            held row is a conflict instead if the game has moved on."""
+            now = _version_now(game_id) if held is not None else cached_at
+            STATE_CACHE.put(game, cached_at, state, row=row if now == cached_at else None)
+            if now != cached_at:
+                raise es.ConcurrencyConflict(game_id, expected_version, now)
+
         mover = state.to_move
         may_act = getattr(state, "may_act", None)  # families where seats off turn move (buys)
         if seat is not None and not callable(may_act) and seat != mover:
-            STATE_CACHE.put(game, cached_at, state)
+            put_back()
             raise MoveRefused(f"it is seat {mover}'s turn, not seat {seat}'s", "not-your-turn")
         try:
             parsed = state.parse_move(move)
             if seat is not None:
                 parsed = _bind_seat(state, parsed, seat, mover)
         except NotationError as exc:
-            STATE_CACHE.put(game, cached_at, state)
+            put_back()
             raise MoveRefused(str(exc), "notation") from None
         except GameServiceError:
-            STATE_CACHE.put(game, cached_at, state)
+            put_back()
             raise
         # "seat" is the seat that moved (MoveRecorded schema 2): a seat off
         # turn for a buy or an undo, else the seat on turn
@@ -446,7 +528,7 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
             payload.update(move=str(parsed), outcome=outcome.kind)
         except IllegalMoveError as exc:
             if exc.penalty is None:
-                STATE_CACHE.put(game, cached_at, state)  # the engine left it unchanged
+                put_back()  # the engine left it unchanged
                 raise MoveRefused(str(exc), exc.rule) from None
             outcome = state.push(exc.penalty)
             payload.update(move=str(exc.penalty), outcome=outcome.kind,
@@ -459,17 +541,30 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
             if game.mode == Game.Mode.DIGITAL:
                 seed = SeedSecret.objects.filter(game=game).values_list("seed", flat=True).first()
             events.append((es.GAME_FINISHED, {"scores": state.scores(), "seed": seed}))
-        rows = es.append(game, expected_version=expected_version, events=events, actor=actor,
-                         head=(game.head_version or 0, game.head_hash or es.GENESIS_HASH))
-        _save_projection(game, state, rows[-1].version)
-        if state.is_over:
-            SeedSecret.objects.filter(game=game).delete()
+        rows = es.prepare(game, expected_version=expected_version, events=events, actor=actor,
+                          head=(game.head_version or 0, game.head_hash or es.GENESIS_HASH))
+        new_version = rows[-1].version
+        _project(game, state, new_version)
+        messages = outbox.messages_for(game, rows)
+        game.head_version, game.head_hash = new_version, rows[-1].hash
+        if at_once and not messages and not state.is_over and not _snapshot_due(new_version):
+            try:
+                es.insert_guarded(rows, *_projection_update(game, at_version=expected_version))
+            except es.ConcurrencyConflict:
+                raise es.ConcurrencyConflict(game_id, expected_version, _version_now(game_id)) from None
+            STATE_CACHE.put(game, new_version, state, row=game)  # committed
+            outbox.publish(game, rows, messages)
         else:
-            new_version = rows[-1].version
-            transaction.on_commit(lambda: STATE_CACHE.put(game, new_version, state))
-        outbox.publish(game, rows)
+            with transaction.atomic(savepoint=False):
+                es.write(rows)
+                _write_projection(game)
+                if state.is_over:
+                    SeedSecret.objects.filter(game=game).delete()
+                else:
+                    transaction.on_commit(lambda: STATE_CACHE.put(game, new_version, state, row=row and game))
+                outbox.publish(game, rows, messages)
     refused = payload.get("refused")
-    return MoveResult(version=rows[-1].version, move=payload["move"], outcome=payload["outcome"],
+    return MoveResult(version=new_version, move=payload["move"], outcome=payload["outcome"],
                       game_over=state.is_over, penalty_for=refused["move"] if refused else None,
                       rule=refused["rule"] if refused else None,
                       message=refused["message"] if refused else "")
