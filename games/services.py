@@ -8,6 +8,7 @@ when one is due, and writes outbox rows; the outbox is drained after commit.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import secrets
@@ -278,12 +279,22 @@ def _instance(model, fields, values):
     converters the ORM applies (JSON, dates and booleans on every backend);
     fields not given are deferred, as with ``.only()``."""
     converted = []
-    for field, value in zip(fields, values):
-        col = field.get_col(model._meta.db_table)
-        for convert in connection.ops.get_db_converters(col) + col.get_db_converters(connection):
+    for (col, converters), value in zip(_converters(model, fields, connection.vendor), values):
+        for convert in converters:
             value = convert(value, col, connection)
         converted.append(value)
     return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
+@functools.lru_cache(maxsize=16)
+def _converters(model, fields, vendor: str):
+    """Per field, its column and the converters the ORM applies to it (on
+    this database backend)."""
+    out = []
+    for field in fields:
+        col = field.get_col(model._meta.db_table)
+        out.append((col, tuple(connection.ops.get_db_converters(col) + col.get_db_converters(connection))))
+    return tuple(out)
 
 
 def seat_reissue(seat: Seat, *, revoke: bool = False) -> str | None:
