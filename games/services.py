@@ -8,12 +8,9 @@ when one is due, and writes outbox rows; the outbox is drained after commit.
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import json
 import secrets
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -29,6 +26,8 @@ from . import outbox
 from .errors import BadRequest, GameIsOver, GameServiceError, MoveRefused, NotYourSeat, SeatNotOpen, SeatTaken
 from .models import Event, Game, Seat, SeedSecret, Snapshot
 from .replay import rebuild, seed_sha256
+from .rows import game_without_state, seat_by_token_hash
+from .states import STATE_CACHE, _seed, load_state, state_from_stream  # noqa: F401 (the games app's own readers import them from here)
 
 
 def _token_hash(token: str) -> str:
@@ -247,54 +246,7 @@ def seat_for_token(token: str) -> Seat | None:
     # Every seat request asks this, so it is one plain SQL statement (the
     # ORM's compiling of the join was half a view request's time); the
     # game's large state column is read only where it is needed (load_state).
-    seat_fields, game_fields = _SEAT_GAME_FIELDS
-    with connection.cursor() as cur:
-        cur.execute(_seat_game_sql(), [_token_hash(token)])
-        row = cur.fetchone()
-    if row is None:
-        return None
-    n = len(seat_fields)
-    seat = _instance(Seat, seat_fields, row[:n])
-    Seat.game.field.set_cached_value(seat, _instance(Game, game_fields, row[n:]))
-    return seat
-
-
-_SEAT_GAME_FIELDS = (tuple(Seat._meta.concrete_fields),
-                     tuple(f for f in Game._meta.concrete_fields if f.name != "state"))  # state: deferred
-
-
-def _seat_game_sql() -> str:
-    """``SELECT`` the seat's columns and its game's (but the state) by the
-    credential's hash."""
-    q = connection.ops.quote_name
-    seat_fields, game_fields = _SEAT_GAME_FIELDS
-    columns = [f"s.{q(f.column)}" for f in seat_fields] + [f"g.{q(f.column)}" for f in game_fields]
-    return (f"SELECT {', '.join(columns)} FROM {q(Seat._meta.db_table)} s "
-            f"JOIN {q(Game._meta.db_table)} g ON g.{q('id')} = s.{q(Seat._meta.get_field('game').column)} "
-            f"WHERE s.{q(Seat._meta.get_field('token_hash').column)} = %s LIMIT 1")
-
-
-def _instance(model, fields, values):
-    """A model instance from a row of ``fields``' columns, through the same
-    converters the ORM applies (JSON, dates and booleans on every backend);
-    fields not given are deferred, as with ``.only()``."""
-    converted = []
-    for (col, converters), value in zip(_converters(model, fields, connection.vendor), values):
-        for convert in converters:
-            value = convert(value, col, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in fields], converted)
-
-
-@functools.lru_cache(maxsize=16)
-def _converters(model, fields, vendor: str):
-    """Per field, its column and the converters the ORM applies to it (on
-    this database backend)."""
-    out = []
-    for field in fields:
-        col = field.get_col(model._meta.db_table)
-        out.append((col, tuple(connection.ops.get_db_converters(col) + col.get_db_converters(connection))))
-    return tuple(out)
+    return seat_by_token_hash(_token_hash(token))
 
 
 def seat_reissue(seat: Seat, *, revoke: bool = False) -> str | None:
@@ -312,131 +264,6 @@ def seat_reissue(seat: Seat, *, revoke: bool = False) -> str | None:
                                            user=seat.user if token else None)
     seat.refresh_from_db()
     return token
-
-
-class _StateCache:
-    """Engine states of recently moved games in this process, keyed by game
-    and version (and creation time, so a reused id never matches). The
-    stream up to a version never changes, so a state cached at the version
-    the projection shows is that game's state; a state is taken out while a
-    move is applied to it and put back only after the move's transaction
-    commits.
-
-    An entry may also hold the projection row (without its state, with the
-    stream's head) as this process read or wrote it at that version: the
-    next move on PostgreSQL starts from it without reading the row again,
-    its write being guarded by the version (:func:`game_record_move`)."""
-
-    def __init__(self, size: int = 256):
-        self.size = size
-        self._data: OrderedDict[int, tuple[tuple[Any, int], Any, Game | None]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def take(self, game: Game, version: int):
-        with self._lock:
-            entry = self._data.pop(game.pk, None)
-        if entry is not None and entry[0] == (game.created_at, version):
-            return entry[1]
-        return None
-
-    def take_with_row(self, game_id: int, version: int) -> tuple[Game, Any] | None:
-        """``(row, state)`` of ``game_id`` at ``version`` if both are held
-        (taken out, as :meth:`take`)."""
-        with self._lock:
-            entry = self._data.pop(game_id, None)
-        if entry is not None and entry[0][1] == version and entry[2] is not None:
-            return entry[2], entry[1]
-        return None
-
-    def put(self, game: Game, version: int, state, *, row: Game | None = None) -> None:
-        with self._lock:
-            game_id = game.pk
-            self._data[game_id] = ((game.created_at, version), state, row)
-            self._data.move_to_end(game_id)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-
-STATE_CACHE = _StateCache()
-
-
-def load_state(game: Game):
-    """The engine state at the projection's version (from the projection's
-    snapshot, else the latest snapshot and the events after it).
-
-    :raises ConcurrencyConflict: ``game`` was read without its state and the
-        game has moved on since.
-    :raises replay.ReplayError: the stream does not replay.
-    """
-    cls = find_variant(game.variant)
-    if "state" in game.get_deferred_fields():
-        version, game.state = Game.objects.filter(pk=game.pk).values_list("version", "state").get()
-        if version != game.version:  # moved on since the row was read
-            raise es.ConcurrencyConflict(game.pk, game.version, version)
-    if game.state is not None:
-        return cls.from_snapshot(game.state)
-    return state_from_stream(game)
-
-
-def _seed(game: Game, events) -> str | None:
-    for event in events:
-        if event.type == es.GAME_FINISHED and event.payload.get("seed"):
-            return event.payload["seed"]
-    secret = SeedSecret.objects.filter(game=game).values_list("seed", flat=True).first()
-    return secret
-
-
-def state_from_stream(game: Game, *, use_snapshots: bool = True):
-    """Rebuild the state from the stream (latest snapshot + later events, or
-    every event when ``use_snapshots`` is false).
-
-    :raises replay.ReplayError: the stream does not replay.
-    """
-    cls = find_variant(game.variant)
-    snap = Snapshot.objects.filter(game=game).order_by("-version").first() if use_snapshots else None
-    if snap is not None:
-        events = es.load(game.pk, after_version=snap.version)
-        return rebuild(events, seed=_seed(game, events), state=cls.from_snapshot(snap.state),
-                       version=snap.version).state
-    events = es.load(game.pk)
-    return rebuild(events, seed=_seed(game, events)).state
-
-
-def _game_without_state(game_id: int) -> Game:
-    """The projection row without its (large) state column, and the stream's
-    head as ``head_version``/``head_hash``, in one plain SQL statement (hot
-    path; the state is loaded only on a cache miss).
-
-    The head is the event at the projection's version: every service writes
-    the two in one transaction. Were they ever apart, the head read here
-    would be older than the stream's and the append a conflict, never a
-    broken chain (the unique ``(game, version)`` constraint decides).
-
-    :raises Game.DoesNotExist: no such game.
-    """
-    with connection.cursor() as cur:
-        cur.execute(_game_head_sql(), [game_id])
-        row = cur.fetchone()
-    if row is None:
-        raise Game.DoesNotExist(f"no game {game_id}")
-    game = _instance(Game, _GAME_FIELDS, row[:-2])
-    game.head_version, game.head_hash = row[-2:]
-    return game
-
-
-_GAME_FIELDS = tuple(f for f in Game._meta.concrete_fields if f.name != "state")
-
-
-def _game_head_sql() -> str:
-    q = connection.ops.quote_name
-    columns = ", ".join(f"g.{q(f.column)}" for f in _GAME_FIELDS)
-    return (f"SELECT {columns}, e.{q('version')}, e.{q('hash')} FROM {q(Game._meta.db_table)} g "
-            f"LEFT JOIN {q(Event._meta.db_table)} e ON e.{q('game_id')} = g.{q('id')} "
-            f"AND e.{q('version')} = g.{q('version')} WHERE g.{q('id')} = %s")
 
 
 def _version_now(game_id: int) -> int | None:
@@ -496,7 +323,7 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
         if held is not None:
             game, state = held
         else:
-            game = _game_without_state(game_id)
+            game = game_without_state(game_id)
             if game.is_over:
                 raise GameIsOver(f"game {game.pk} is over; no more moves")
             if game.version != expected_version:

@@ -17,6 +17,22 @@ def pytest_configure(config):
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix, tmp_path_factory):
+    """On SQLite the test database is a file in WAL mode, not Django's
+    shared-cache memory database. The browser and live tests serve pages
+    from other threads of this process, each with its own connection, and a
+    shared-cache memory database locks a table against every reader while
+    one connection writes it ("database table is locked", at once, with no
+    waiting): a page read while a computer seat's move was being written
+    failed. In WAL mode readers read while one connection writes."""
+    from django.conf import settings
+
+    db = settings.DATABASES["default"]
+    if db["ENGINE"] == "django.db.backends.sqlite3":
+        db.setdefault("TEST", {})["NAME"] = str(tmp_path_factory.mktemp("db") / "test.sqlite3")
+
+
 @pytest.fixture(autouse=True)
 def _no_buy_window(settings):
     """AI seats move at once (tests of the buy window set their own)."""

@@ -15,7 +15,9 @@
   // the reader's language (the page's /jsi18n/ catalogue), else English
   function _(text) { return typeof window.gettext === "function" ? window.gettext(text) : text; }
   window.tablekeeperLive = function (opts) {
-    var seen = opts.version, socket = null, retry = 500, pollTimer = null;
+    // seen: the version the page shows; heard: the newest one the server
+    // told of (newer than seen while the person is busy)
+    var seen = opts.version, heard = opts.version, socket = null, retry = 500, pollTimer = null;
     var status = document.getElementById("live");
 
     function show(state, text) {
@@ -25,6 +27,7 @@
     }
 
     function newer(version, frame) {
+      if (version > heard) heard = version;
       if (version === seen) return;
       if (opts.busy && opts.busy()) return;
       seen = version;
@@ -69,7 +72,7 @@
       };
     }
 
-    window.tablekeeperLiveState = function () { return {seen: seen, socket: socket && socket.readyState}; };
+    window.tablekeeperLiveState = function () { return {seen: seen, heard: heard, socket: socket && socket.readyState}; };
     connect();
   };
 })();

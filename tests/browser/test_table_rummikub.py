@@ -139,6 +139,9 @@ def test_a_refused_turn_shows_the_rule_and_puts_the_board_back(asgi_live_server,
     ready(page)
     # the game moves on elsewhere first (a stale version): the refusal is shown, the board reset
     services.game_record_move(game=game.pk, move="draw", expected_version=1, seat=0, actor="test")
+    # the page hears of it but keeps the turn being composed (it is busy)
+    page.wait_for_function("window.tablekeeperLiveState().heard === 2", timeout=5000)
+    assert page.evaluate("window.tablekeeperLiveState().seen") == 1
     page.click(".tk-end")
     page.wait_for_selector(".tk-say.error", timeout=5000)
     assert "Move not recorded" in page.locator(".tk-say").inner_text()

@@ -33,9 +33,20 @@ def _checks():
 @pytest.fixture
 def schema(db):
     import schemathesis
+    from django.core.signals import request_finished, request_started
     from django.core.wsgi import get_wsgi_application
+    from django.db import close_old_connections
 
-    return schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
+    # the requests go straight to the WSGI application, in the test's
+    # transaction: as Django's test client does, they must not close the
+    # test's database connection when they end
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield schemathesis.openapi.from_wsgi("/api/schema/", get_wsgi_application())
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 @pytest.fixture
