@@ -143,9 +143,19 @@ def test_a_refused_turn_shows_the_rule_and_puts_the_board_back(asgi_live_server,
     page.wait_for_function("window.tablekeeperLiveState().heard === 2", timeout=5000)
     assert page.evaluate("window.tablekeeperLiveState().seen") == 1
     page.click(".tk-end")
+    # the turn belonged to a position that is gone: the page shows the table
+    # as it is now (the draw made elsewhere: five tiles, the next seat on
+    # turn), with the refusal carried across the reload
+    page.wait_for_function("window.tablekeeperLiveState && window.tablekeeperLiveState().seen === 2",
+                           timeout=5000)
     page.wait_for_selector(".tk-say.error", timeout=5000)
     assert "Move not recorded" in page.locator(".tk-say").inner_text()
-    assert page.locator(".tk-meld").count() == 0 and page.locator(".tk-rack button.tk-tile").count() == 4
+    assert "no longer at version 1" in page.locator(".tk-say").inner_text()
+    assert page.locator(".tk-meld").count() == 0 and page.locator(".tk-rack button.tk-tile").count() == 5
+    assert page.locator(".tk-end").is_disabled() or not page.locator(".tk-end").is_visible()
+    page.reload()  # said once: a later visit shows the page's own line
+    page.wait_for_selector(".tk-say", timeout=5000)
+    assert "Move not recorded" not in page.locator(".tk-say").inner_text()
 
 
 def test_a_phone_plays_a_turn_by_taps(asgi_live_server, browser, screenshot):

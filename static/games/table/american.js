@@ -204,6 +204,7 @@
     root.appendChild(el("p", {cls: "tk-say message info", role: "status",
       text: !myTurn ? _("Waiting for the others.") : drawing ? _("Your turn: draw, or take the last discard.") :
         _("Lay tiles on the table, then discard one to your pile.")}));
+    P.carried(root);  // a refusal carried across the reload (the game had moved on)
     var facts = [el("span", {cls: "tk-pool", text: _("Stacks: %(n)s", {n: view.pool_count})})];
     if (view.trump) facts.push(el("span", {cls: "tk-trump", text: " " + (view.trump_in_pool
       ? _("Trump: %(tile)s (tops the last stack)", {tile: view.trump}) : _("Trump: %(tile)s", {tile: view.trump}))}));

@@ -357,6 +357,7 @@
       text: canDraw ? _("Your turn: click the stock to draw, or the discard pile to take it.") :
         canPlay ? (isDown ? _("Lay off, or discard to end your turn.") : _("Go down if you can, then discard.")) :
         view.can_buy ? _("You may buy the discard.") : _("Waiting for %(name)s.", {name: config.names[view.to_move]})}));
+    P.carried(root);  // a refusal carried across the reload (the game had moved on)
     root.appendChild(P.seatBox(view.hand_counts.map(function (n, i) {
       var facts = [n === 1 ? _("1 card") : _("%(n)s cards", {n: n})];
       if (view.down[i]) facts.push(_("down"));

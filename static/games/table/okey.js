@@ -245,6 +245,7 @@
         canDraw ? _("Your turn: click the middle to draw, or the discard on the left to take it.") :
         canDiscard ? _("Discard a tile onto your pile, or drop your 15th tile on the middle to finish.") :
         _("Waiting for %(name)s.", {name: config.names[view.to_move]})}));
+    P.carried(root);  // a refusal carried across the reload (the game had moved on)
     root.appendChild(P.seatBox(view.rack_counts.map(function (count, i) {
       return {name: config.names[i], own: i === seat, toMove: view.to_move === i,
               facts: [_("%(n)s tiles", {n: count}), _("%(n)s points", {n: view.points[i]})]};

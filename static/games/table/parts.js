@@ -94,10 +94,32 @@
       });
   }
 
+  /* A sentence carried across a reload of this page (sessionStorage, this
+   * tab only): carry(text) before reloading, carried(root) once the
+   * table's message line is drawn shows it there as an error. */
+  var CARRY = "tablekeeper:said:";
+
+  function carry(text) {
+    try { window.sessionStorage.setItem(CARRY + window.location.pathname, text); } catch (e) { /* private mode */ }
+  }
+
+  function carried(root) {
+    var text = null;
+    try {
+      text = window.sessionStorage.getItem(CARRY + window.location.pathname);
+      window.sessionStorage.removeItem(CARRY + window.location.pathname);
+    } catch (e) { /* private mode */ }
+    if (text) say(root, text, "error");
+  }
+
   /* The composer's last step. send(move, onRefused) posts the move at the
    * version the page shows; on success the page is redrawn from the
    * server (its clean address); a refusal comes back as the rule's
-   * sentence and the table calls onRefused(sentence, code). */
+   * sentence and the table calls onRefused(sentence, code). A refusal
+   * because the game moved on meanwhile (409 stale-version) redraws the
+   * page from the server too, the table as it is now, with the sentence
+   * carried over: the turn being composed belonged to a position that is
+   * gone. */
   function mover(root, config) {
     var sending = false;
     return {
@@ -116,6 +138,11 @@
               return;
             }
             onRefused(res.body.detail || "refused", res.body.error || "");
+            if (res.status === 409 && res.body.error === "stale-version") {
+              var box = root.querySelector(".tk-say");
+              carry(box ? box.textContent : res.body.detail || "");
+              window.location.replace(window.location.pathname);
+            }
           })
           .catch(function () {
             sending = false;
@@ -278,7 +305,7 @@
     return node;
   }
 
-  window.tablekeeperParts = {t: t, colourName: colourName, dragGuard: dragGuard, clock: clock, el: el, say: say, post: post, mover: mover, dropPlace: dropPlace,
+  window.tablekeeperParts = {t: t, colourName: colourName, dragGuard: dragGuard, clock: clock, el: el, say: say, carried: carried, post: post, mover: mover, dropPlace: dropPlace,
                              pieceButton: pieceButton, seatBox: seatBox, pile: pile,
                              arrangement: arrangement, bell: bell};
 })();

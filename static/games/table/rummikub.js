@@ -232,6 +232,7 @@
     ]));
     root.appendChild(el("p", {cls: "tk-say message info", role: "status",
       text: myTurn ? _("Your turn: move tiles to the table, or draw.") : _("Waiting for the others.")}));
+    P.carried(root);  // a refusal carried across the reload (the game had moved on)
     root.appendChild(P.seatBox(view.rack_counts.map(function (n, i) {
       return {name: config.names[i], own: i === config.seat, toMove: view.to_move === i,
               facts: [n === 1 ? _("1 tile") : _("%(n)s tiles", {n: n})].concat(view.initial_meld_done[i] ? [_("opened")] : [])};
