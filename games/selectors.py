@@ -9,6 +9,8 @@ seed are never shown.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from django.db.models import QuerySet
@@ -16,7 +18,7 @@ from django.db.models import QuerySet
 from . import eventstore as es
 from .errors import NotVisible
 from .models import AuditVerdict, Game, Seat
-from .services import load_state, turn_clock
+from .services import clock_of, clock_running, load_state
 
 
 def game_list(*, status: str | None = None) -> QuerySet[Game]:
@@ -65,14 +67,57 @@ def game_summary(game: Game) -> dict[str, Any]:
 def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """``{"game", "version", "seat", "view"}`` with ``view`` the engine's
     ``view(seat)`` at the game's current version (``seat=None``: public),
-    and ``clock``, the running turn clock (:func:`games.services.turn_clock`)."""
-    try:
-        state = load_state(game)
-    except es.ConcurrencyConflict:  # read without its state, and moved on since: read it whole
-        game = Game.objects.get(pk=game.pk)
-        state = load_state(game)
+    and ``clock``, the running turn clock (:func:`games.services.turn_clock`).
+
+    A seat's view at a version never changes (the stream up to a version
+    never does), so views are kept per process by game, version and seat
+    (:data:`VIEWS`): a page polling its view, or four seats reading theirs
+    after a move, rebuild the engine state once."""
+    key = (game.pk, game.created_at, game.version, seat)
+    held = VIEWS.get(key)
+    if held is None:
+        try:
+            state = load_state(game)
+        except es.ConcurrencyConflict:  # read without its state, and moved on since: read it whole
+            game = Game.objects.get(pk=game.pk)
+            state = load_state(game)
+        held = (state.view(seat), clock_of(game, state))
+        VIEWS.put((game.pk, game.created_at, game.version, seat), held)
+    view, clock = held
     return {"game": game.pk, "version": game.version, "seat": seat, "status": game.status,
-            "view": state.view(seat), "clock": turn_clock(game, state)}
+            "view": view, "clock": clock_running(game, clock)}
+
+
+class _Views:
+    """The last views built in this process: ``(game id, created at,
+    version, seat)`` (the creation time so that a reused id never matches)
+    to ``(view, clock)``. Readers must not change a view they get."""
+
+    def __init__(self, size: int = 1024):
+        self.size = size
+        self._data: OrderedDict[tuple, tuple] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> tuple | None:
+        with self._lock:
+            found = self._data.get(key)
+            if found is not None:
+                self._data.move_to_end(key)
+            return found
+
+    def put(self, key: tuple, value: tuple) -> None:
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._data.clear()
+
+
+VIEWS = _Views()
 
 
 def game_events(game: Game, *, staff: bool = False) -> list[dict[str, Any]]:

@@ -422,20 +422,31 @@ def turn_clock(game: Game, state=None, *, now=None) -> dict[str, Any] | None:
     or rules without a limit."""
     if game.is_over or game.mode != Game.Mode.DIGITAL:
         return None
-    state = state if state is not None else load_state(game)
+    return clock_running(game, clock_of(game, state if state is not None else load_state(game)), now=now)
+
+
+def clock_of(game: Game, state) -> tuple[float, int] | None:
+    """``(seconds, seat)`` of the turn clock at ``state`` (the game's
+    position at its version), or ``None`` where no clock runs."""
+    if game.is_over or game.mode != Game.Mode.DIGITAL:
+        return None
     clock = state.turn_clock() if hasattr(state, "turn_clock") else None
     if clock is None or state.to_move is None:
         return None
+    return clock[0], state.to_move
+
+
+def clock_running(game: Game, clock: tuple[float, int] | None, *, now=None) -> dict[str, Any] | None:
+    """:func:`turn_clock` from :func:`clock_of`'s ``(seconds, seat)``."""
     # the projection is written with every event, in its transaction: its
     # time is the last event's (no query on the hot path)
     started = game.updated_at
-    if started is None:
+    if clock is None or started is None:
         return None
     now = now or timezone.now()
-    seconds = clock[0]
+    seconds, seat = clock
     left = max(0.0, seconds - (now - started).total_seconds())
-    return {"seat": state.to_move, "seconds": seconds, "started_at": started.isoformat(),
-            "left": round(left, 1)}
+    return {"seat": seat, "seconds": seconds, "started_at": started.isoformat(), "left": round(left, 1)}
 
 
 def game_claim_timeout(*, game: Game | int, expected_version: int, actor: str = "") -> MoveResult:

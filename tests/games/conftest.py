@@ -31,11 +31,14 @@ if fakegame.Highcard not in registry.VARIANTS:
 
 @pytest.fixture(autouse=True)
 def _fresh_state_cache():
+    from games.selectors import VIEWS
     from games.services import STATE_CACHE
 
     STATE_CACHE.clear()
+    VIEWS.clear()
     yield
     STATE_CACHE.clear()
+    VIEWS.clear()
 
 
 @pytest.fixture

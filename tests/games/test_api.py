@@ -82,6 +82,22 @@ def test_a_seat_credential_reads_its_seat_and_game_in_one_statement(api, django_
     assert api.get(f"/api/games/{game['id']}/view/", **as_seat(tokens[1])).json()["version"] == 1
 
 
+def test_a_seat_view_is_built_once_a_version_and_never_stale(api, django_assert_num_queries):
+    game = create(api, seats=[{"name": "Ann"}, {"name": "Ben"}])
+    tokens = take_all(api, game)
+    url = f"/api/games/{game['id']}/view/"
+    first = api.get(url, **as_seat(tokens[1])).json()
+    with django_assert_num_queries(1):  # the credential's seat and game; the view is held
+        again = api.get(url, **as_seat(tokens[1])).json()
+    assert again == first
+    assert api.get(url, **as_seat(tokens[0])).json()["view"] != first["view"]  # each seat its own
+    api.post(f"/api/games/{game['id']}/moves/", {"move": "draw", "expected_version": 1},
+             format="json", **as_seat(tokens[0]))
+    after = api.get(url, **as_seat(tokens[1])).json()
+    state = services.load_state(Game.objects.get(pk=game["id"]))
+    assert after["version"] == 2 and after["view"] == json.loads(json.dumps(state.view(1)))
+
+
 def test_a_view_read_while_a_move_lands_shows_the_new_version(api, monkeypatch):
     """The credential's lookup reads the game without its state; a move
     recorded before the state is read must not make the view a 409."""
