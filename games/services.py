@@ -550,7 +550,7 @@ def projection_rebuild(game: Game) -> Game:
     :raises replay.ReplayError: the stream does not replay.
     """
     events = es.load(game.pk)
-    cls = find_variant(game.variant)
+    find_variant(game.variant)  # an unknown variant fails here, before anything is written
     created = events[0].payload if events and events[0].type == es.GAME_CREATED else None
     every = getattr(settings, "GAMES_SNAPSHOT_EVERY", 40)
     with transaction.atomic():
