@@ -6,7 +6,8 @@
  *   socket  path of the game's socket (/ws/games/<id>/seat/ or /watch/)
  *   poll    API path answering {"version": ...} for the fallback
  *   version the version the page shows
- *   busy    () -> true while the person is typing (no refresh then)
+ *   busy    () -> true while the person is typing (no refresh then; the
+ *           page catches up within a second once it is false again)
  *   onFrame (frame) -> true when the page drew the frame itself; otherwise
  *           the page is reloaded to its clean address
  */
@@ -71,6 +72,12 @@
         retry = Math.min(retry * 2, 15000);
       };
     }
+
+    // a move heard of while the person was busy: the page catches up as
+    // soon as they are not (a turn put back, a move sent elsewhere)
+    setInterval(function () {
+      if (heard !== seen && !(opts.busy && opts.busy())) newer(heard, null);
+    }, 1000);
 
     window.tablekeeperLiveState = function () { return {seen: seen, heard: heard, socket: socket && socket.readyState}; };
     connect();

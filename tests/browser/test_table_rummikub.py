@@ -158,6 +158,23 @@ def test_a_refused_turn_shows_the_rule_and_puts_the_board_back(asgi_live_server,
     assert "Move not recorded" not in page.locator(".tk-say").inner_text()
 
 
+def test_a_move_made_while_a_turn_is_composed_shows_once_the_turn_is_put_back(asgi_live_server, browser):
+    game, tokens = dealt_game("Composing")
+    page = open_seat(browser, asgi_live_server, game, tokens[0], viewport={"width": 1100, "height": 850})
+    tile(page, "R11").click()
+    page.click(".tk-new-meld")
+    page.wait_for_selector(".tk-meld.invalid", timeout=5000)
+    services.game_record_move(game=game.pk, move="draw", expected_version=1, seat=0, actor="test")
+    page.wait_for_function("window.tablekeeperLiveState().heard === 2", timeout=5000)
+    page.wait_for_timeout(1500)  # the turn being composed is kept meanwhile
+    assert page.evaluate("window.tablekeeperLiveState().seen") == 1 and page.locator(".tk-meld").count() == 1
+    page.click(".tk-reset")
+    page.wait_for_function("window.tablekeeperLiveState && window.tablekeeperLiveState().seen === 2",
+                           timeout=5000)
+    page.wait_for_selector(".tk-rack button.tk-tile", timeout=5000)
+    assert page.locator(".tk-rack button.tk-tile").count() == 5  # the draw made elsewhere
+
+
 def test_a_phone_plays_a_turn_by_taps(asgi_live_server, browser, screenshot):
     game, tokens = dealt_game("Phone")
     phone = open_seat(browser, asgi_live_server, game, tokens[0], viewport={"width": 390, "height": 844},
