@@ -294,7 +294,11 @@ def test_the_turn_clock_runs_on_every_page_and_the_timeout_is_recorded(asgi_live
     first = game.to_move
     for page in pages:
         text = page.locator(".tk-clock").inner_text()
-        assert ["Ann", "Ben"][first] in text and text.endswith(" s")
+        assert text.startswith(["Ann", "Ben"][first]) and text.endswith(" s")
+        # its stopwatch is drawn by the page's CSS, not an emoji a machine may lack
+        icon = page.evaluate("(() => { const s = getComputedStyle(document.querySelector('.tk-clock'), '::before');"
+                             " return [s.content, s.borderTopStyle, parseFloat(s.width)]; })()")
+        assert icon[0] == '""' and icon[1] == "solid" and icon[2] > 5, icon
     assert pages[first].locator(".tk-clock.mine").count() == 1 and pages[1 - first].locator(".tk-clock.mine").count() == 0
     for page in pages:
         wait_version(page, "2")

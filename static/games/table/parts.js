@@ -293,7 +293,7 @@
     function tick() {
       var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
       root.dataset.clock = String(left);
-      node.textContent = "\u23f1 " + _("%(name)s: %(left)s s", {name: config.names[c.seat] || _("seat %(n)s", {n: c.seat}), left: left});
+      node.textContent = _("%(name)s: %(left)s s", {name: config.names[c.seat] || _("seat %(n)s", {n: c.seat}), left: left});
       node.classList.toggle("low", left <= 10);
       if (left === 0 && !claimed) {
         claimed = true;
