@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpResponseBadRequest
+from django.http import Http404
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import ai_seats, seat_session, selectors, services
@@ -193,12 +194,13 @@ def game_join(request, game_id: int):
     game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
     name = request.POST.get("name", "").strip()
     if not name:
-        return render(request, "games/message.html", {"game": game, "message": "type your name to join"},
+        return render(request, "games/message.html", {"game": game, "message": _("Type your name to join.")},
                       status=400)
     seat = game.seats.filter(kind=Seat.Kind.HUMAN, token_hash="").order_by("index").first()
     if seat is None or game.is_over:
-        return render(request, "games/message.html", {"game": game, "message": "this game has no open seat"},
-                      status=409)
+        return render(request, "games/message.html", {
+            "game": game, "message": _("This game has no open seat left: someone took the last one.")
+            if not game.is_over else _("This game is over.")}, status=409)
     try:
         token = services.seat_take(game=game, index=seat.index, name=name, user=request.user)
     except GameServiceError as exc:
@@ -220,14 +222,17 @@ def game_detail(request, game_id: int):
         try:
             at = int(raw_at)
         except ValueError:
-            return HttpResponseBadRequest(f"at must be an event number, got {raw_at!r}")
+            return render(request, "games/message.html", {
+                "game": game, "message": _("“at” must be an event number, not %(value)s.") % {"value": repr(raw_at)}},
+                status=400)
     staff = _is_staff(request)
     hidden = game.is_over or staff
     try:
         board = selectors.game_board(game, at=at, hidden=hidden)
     except ReplayError as exc:
         return render(request, "games/message.html", {
-            "game": game, "message": f"this game's stream does not replay ({exc}); the audit names the bad event"},
+            "game": game, "message": _("This game's stream does not replay (%(error)s); the audit names the bad "
+                                       "event.") % {"error": exc}},
             status=500)
     except ValueError as exc:
         raise Http404(str(exc)) from None

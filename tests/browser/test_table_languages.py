@@ -67,3 +67,38 @@ def test_the_games_pages_in_dutch_on_a_phone_by_clicks(asgi_live_server, browser
     assert page.inner_text(".tk-end") == "Beurt beëindigen" and "Jouw rek" in page.inner_text("#table-app")
     assert "Ann (jij)" in page.inner_text(".tk-seats")
     screenshot(page, "seat-page-nl-phone")
+
+
+def test_a_join_that_comes_too_late_says_so_in_dutch_on_a_phone(asgi_live_server, browser, screenshot):
+    """Two players go for the last open seat from the games list: the one
+    who clicks second gets the message page (409) in Dutch, and its link
+    leads back to the game."""
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title="Laatste plaats",
+                                actor="lobby")
+    services.seat_take(game=game, index=0, name="Ann")
+    late = browser.new_context(locale="nl-NL", viewport={"width": 360, "height": 780},
+                               is_mobile=True, has_touch=True).new_page()
+    late.goto(f"{asgi_live_server}/games/")
+    row = late.locator(f'#open-games tr[data-game="{game.pk}"]')
+    row.locator('input[name="name"]').fill("Cleo")
+    first = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    first.goto(f"{asgi_live_server}/games/")
+    first.locator(f'#open-games tr[data-game="{game.pk}"] input[name="name"]').fill("Ben")
+    with first.expect_navigation():
+        first.locator(f'#open-games tr[data-game="{game.pk}"] button').click()
+    with late.expect_navigation() as answer:
+        row.locator("button").click()
+    assert answer.value.status == 409
+    assert late.inner_text("p.message.error") == "Dit spel heeft geen open plaats meer: iemand nam de laatste."
+    screenshot(late, "join-too-late-nl-phone")
+    assert late.evaluate("document.documentElement.scrollWidth") <= 360
+    with late.expect_navigation():
+        late.click("text=Terug naar")
+    assert late.url.endswith(f"/games/{game.pk}/") and "Neem plaats" not in late.inner_text("main")
+    # a name of spaces only is asked for again, in the reader's language
+    other = services.game_create(variant="sabra", players=2, seats=["Dee", "Eve"], title="Spaties", actor="lobby")
+    late.goto(f"{asgi_live_server}/games/")
+    late.locator(f'#open-games tr[data-game="{other.pk}"] input[name="name"]').fill("   ")
+    with late.expect_navigation() as answer:
+        late.locator(f'#open-games tr[data-game="{other.pk}"] button').click()
+    assert answer.value.status == 400 and late.inner_text("p.message.error") == "Typ je naam om mee te doen."

@@ -106,6 +106,15 @@ def test_replay_at_n_shows_the_game_after_event_n(client, finished):
     assert client.get(f"/games/{finished.pk}/?at=zero").status_code == 400
 
 
+def test_a_replay_address_with_no_event_number_is_a_page_saying_so(client, finished):
+    response = client.get(f"/games/{finished.pk}/?at=tenth")
+    assert response.status_code == 400
+    assert "“at” must be an event number, not &#x27;tenth&#x27;." in response.content.decode()
+    assert f'href="/games/{finished.pk}/"' in response.content.decode()  # back to the game
+    dutch = client.get(f"/games/{finished.pk}/?at=tenth", HTTP_ACCEPT_LANGUAGE="nl")
+    assert dutch.status_code == 400 and "moet een gebeurtenisnummer zijn" in dutch.content.decode()
+
+
 def test_a_game_in_play_never_shows_racks_or_pool_order_to_the_public(client, django_user_model):
     game = services.game_create(variant="sabra", players=3, seats=["A", "B", "C"])
     game = play_out(game, 11, stop_after=7)
