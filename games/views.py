@@ -204,9 +204,22 @@ def game_join(request, game_id: int):
     try:
         token = services.seat_take(game=game, index=seat.index, name=name, user=request.user)
     except GameServiceError as exc:
-        return render(request, "games/message.html", {"game": game, "message": str(exc)}, status=exc.status)
+        return render(request, "games/message.html", {"game": game, "message": _seat_refusal(exc)},
+                      status=exc.status)
     seat_session.enter(request, token)
     return _private(redirect("games:play", game_id=game.pk))
+
+
+def _seat_refusal(exc: GameServiceError) -> str:
+    """A seat service's refusal in the reader's language, for the pages (the
+    API answers with the service's own sentence and its code)."""
+    sentences = {
+        "seat-taken": _("This seat was taken meanwhile: choose another."),
+        "seat-not-open": _("This seat cannot be taken: the computer plays it, or the game is over."),
+        "bad-name": _("A name has at most 120 characters."),
+        "bad-seat": _("This game has no such seat."),
+    }
+    return sentences.get(exc.code, str(exc))
 
 
 def game_detail(request, game_id: int):
@@ -274,7 +287,8 @@ def seat_take(request, game_id: int, index: int):
     try:
         token = services.seat_take(game=game, index=index, name=name, user=request.user)
     except GameServiceError as exc:
-        return render(request, "games/message.html", {"game": game, "message": str(exc)}, status=exc.status)
+        return render(request, "games/message.html", {"game": game, "message": _seat_refusal(exc)},
+                      status=exc.status)
     seat_session.enter(request, token)
     return _private(redirect("games:play", game_id=game.pk))
 

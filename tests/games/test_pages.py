@@ -214,7 +214,7 @@ def test_an_open_seat_is_taken_from_the_game_page(client):
     page = client.get(response["Location"]).content.decode()
     assert "Cleo · seat 1" in page
     again = client.post(f"/games/{game.pk}/seats/1/take/", {"name": "Dan"})
-    assert again.status_code == 409 and "already taken" in again.content.decode()
+    assert again.status_code == 409 and "This seat was taken meanwhile" in again.content.decode()
 
 
 def play_contract(game, *, until=lambda g: False):
@@ -304,3 +304,16 @@ def test_a_seat_credential_pasted_on_the_game_page_opens_the_seat(client, seated
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/play/"
     bad = client.post("/games/play/", {"token": "a/b"})
     assert bad.status_code == 400 and "unknown seat credential" in bad.content.decode()
+
+
+def test_a_seat_refused_on_the_pages_says_why_in_the_readers_language(client):
+    game = services.game_create(variant="sabra", players=2, seats=[{"name": "Ann"}, {"name": "Bot", "kind": "ai"}])
+    services.seat_take(game=game, index=0)
+    taken = client.post(f"/games/{game.pk}/seats/0/take/", {"name": "Cleo"}, HTTP_ACCEPT_LANGUAGE="de")
+    assert taken.status_code == 409
+    assert "Dieser Platz wurde inzwischen besetzt: Wähle einen anderen." in taken.content.decode()
+    computer = client.post(f"/games/{game.pk}/seats/1/take/", {"name": "Cleo"}, HTTP_ACCEPT_LANGUAGE="tr")
+    assert computer.status_code == 409 and "Bu yer alınamaz" in computer.content.decode()
+    english = client.post(f"/games/{game.pk}/seats/0/take/", {"name": "Cleo"})
+    assert "This seat was taken meanwhile" in english.content.decode()
+    assert services.seat_for_token("") is None and game.seats.get(index=0).name == "Ann"  # nothing changed
