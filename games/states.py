@@ -42,12 +42,13 @@ class _StateCache:
 
     def take_with_row(self, game_id: int, version: int) -> tuple[Game, Any] | None:
         """``(row, state)`` of ``game_id`` at ``version`` if both are held
-        (taken out, as :meth:`take`)."""
+        (taken out, as :meth:`take`); anything else is left where it is."""
         with self._lock:
-            entry = self._data.pop(game_id, None)
-        if entry is not None and entry[0][1] == version and entry[2] is not None:
-            return entry[2], entry[1]
-        return None
+            entry = self._data.get(game_id)
+            if entry is None or entry[0][1] != version or entry[2] is None:
+                return None  # (a state held without its row stays for take)
+            del self._data[game_id]
+        return entry[2], entry[1]
 
     def put(self, game: Game, version: int, state, *, row: Game | None = None) -> None:
         with self._lock:

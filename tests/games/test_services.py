@@ -166,3 +166,19 @@ def test_other_apps_append_their_events_to_the_stream(new_game):
     assert result.version == 3
     with pytest.raises(BadRequest, match="written by games.services only"):
         services.game_append_event(game=game, expected_version=3, type="MoveRecorded", payload={})
+
+
+@pytest.mark.django_db
+def test_the_state_cache_gives_a_row_and_state_only_together_and_keeps_a_state_alone():
+    from games.states import _StateCache
+
+    cache = _StateCache()
+    game = services.game_create(variant="sabra", players=2)
+    state = services.load_state(game)
+    cache.put(game, game.version, state)  # as an AI seat puts back what it chose from
+    assert cache.take_with_row(game.pk, game.version) is None
+    assert cache.take(game, game.version) is state  # still there for the next reader
+    cache.put(game, game.version, state, row=game)
+    assert cache.take_with_row(game.pk, game.version + 1) is None
+    assert cache.take_with_row(game.pk, game.version) == (game, state)
+    assert cache.take(game, game.version) is None  # taken out
