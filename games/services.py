@@ -393,14 +393,20 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
             STATE_CACHE.put(game, new_version, state, row=game)  # committed
             outbox.publish(game, rows, messages)
         else:
-            with transaction.atomic(savepoint=False):
-                es.write(rows)
-                _write_projection(game)
-                if state.is_over:
-                    SeedSecret.objects.filter(game=game).delete()
-                else:
-                    transaction.on_commit(lambda: STATE_CACHE.put(game, new_version, state, row=row and game))
-                outbox.publish(game, rows, messages)
+            try:
+                with transaction.atomic(savepoint=False):
+                    es.write(rows)
+                    _write_projection(game)
+                    if state.is_over:
+                        SeedSecret.objects.filter(game=game).delete()
+                    else:
+                        transaction.on_commit(lambda: STATE_CACHE.put(game, new_version, state, row=row and game))
+                    outbox.publish(game, rows, messages)
+            except es.ConcurrencyConflict:
+                if not at_once:
+                    raise  # (the caller's transaction is spoilt: no more reads in it)
+                # rolled back: say where the game is now, as the read would have
+                raise es.ConcurrencyConflict(game_id, expected_version, _version_now(game_id)) from None
     refused = payload.get("refused")
     return MoveResult(version=new_version, move=payload["move"], outcome=payload["outcome"],
                       game_over=state.is_over, penalty_for=refused["move"] if refused else None,

@@ -96,6 +96,21 @@ def test_a_refusal_on_a_held_row_of_a_game_moved_elsewhere_is_a_conflict(require
         services.game_record_move(game=game.pk, move="play R99", expected_version=v + 1)
 
 
+def test_a_move_that_queues_a_task_on_a_stale_held_row_is_a_conflict_naming_the_version(require_postgres):
+    """The transaction's path (the next seat is the computer's: a task to
+    queue) from a held row that another process has overtaken: the unique
+    constraint refuses the events, and the conflict says where the game is."""
+    game = services.game_create(variant="sabra", players=2,
+                                seats=[{"name": "Ann"}, {"name": "Bot", "kind": "ai", "ai_level": "random"}])
+    with pytest.raises(MoveRefused):  # refused, nothing written: the row read stays held
+        services.game_record_move(game=game.pk, move="play R99", expected_version=1)
+    _move_elsewhere(game.pk, 1)
+    with pytest.raises(es.ConcurrencyConflict) as caught:
+        services.game_record_move(game=game.pk, move="draw", expected_version=1)
+    assert caught.value.actual == 2
+    assert Event.objects.filter(game=game).count() == 2 and audit_game(Game.objects.get(pk=game.pk)).ok
+
+
 def test_twenty_writers_each_round_one_winner_over_a_whole_game(require_postgres):
     game = services.game_create(variant="sabra", players=2)
     version = game.version
