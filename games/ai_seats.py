@@ -38,8 +38,6 @@ passed (:func:`nudge_if_due`; the seat page asks for it every 3 s).
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Iterable
@@ -51,6 +49,7 @@ from django.utils import timezone
 from . import outbox
 from .errors import GameIsOver, MoveRefused
 from .eventstore import ConcurrencyConflict
+from .lru import LRU
 from .models import Game, Seat
 from .services import STATE_CACHE, game_record_move, load_state
 
@@ -116,8 +115,7 @@ def player_for(game: Game, seat: int, level: str, version: int):
     return cls(f"ai:{game.pk}:{seat}:{version}")
 
 
-_SEATS: "OrderedDict[tuple, dict[int, str]]" = OrderedDict()
-_SEATS_LOCK = threading.Lock()
+_SEATS = LRU(4096)  # (game id, created at) -> {seat index: AI level}
 
 
 def _ai_seats(game: Game) -> dict[int, str]:
@@ -125,14 +123,10 @@ def _ai_seats(game: Game) -> dict[int, str]:
     kind, so this is cached per process (keyed by id and creation time, so
     a reused id never matches)."""
     key = (game.pk, game.created_at)
-    with _SEATS_LOCK:
-        found = _SEATS.get(key)
+    found = _SEATS.get(key)
     if found is None:
         found = dict(Seat.objects.filter(game_id=game.pk, kind=Seat.Kind.AI).values_list("index", "ai_level"))
-        with _SEATS_LOCK:
-            _SEATS[key] = found
-            while len(_SEATS) > 4096:
-                _SEATS.popitem(last=False)
+        _SEATS.put(key, found)
     return found
 
 

@@ -64,6 +64,17 @@ def _seat(request) -> Seat | None:
     return request.auth if isinstance(request.auth, Seat) else None
 
 
+def _game(seat: Seat | None, game_id: int, games) -> Game:
+    """The game the address names: the one a seat credential's lookup read
+    already (all but the state) when it is that seat's, else read here.
+
+    :raises Http404: no such game.
+    """
+    if seat is not None and seat.game_id == game_id:
+        return seat.game
+    return get_object_or_404(games, pk=game_id)
+
+
 class GameListCreate(APIView):
     throttle_scope = "game-create"  # the POST; reads are never limited
 
@@ -152,8 +163,7 @@ class SeatView(APIView):
                    summary="Your seat's view: own rack, table, counts, whose turn, version")
     def get(self, request, game_id: int):
         seat = _seat(request)
-        # a seat credential's lookup read its game already (all but the state)
-        game = seat.game if seat is not None and seat.game_id == game_id else get_object_or_404(Game, pk=game_id)
+        game = _game(seat, game_id, Game.objects.all())
         raw = request.query_params.get("seat")
         index = None
         if raw not in (None, ""):
@@ -188,8 +198,7 @@ class MoveSubmit(APIView):
         data.is_valid(raise_exception=True)
         v = data.validated_data
         seat = _seat(request)
-        game = seat.game if seat is not None and seat.game_id == game_id else get_object_or_404(
-            Game.objects.only("id"), pk=game_id)
+        game = _game(seat, game_id, Game.objects.only("id"))
         if seat is not None:
             if seat.game_id != game.pk:
                 raise NotYourSeat(f"this credential is for game {seat.game_id}, not game {game.pk}")

@@ -21,8 +21,6 @@ The client sends nothing; whatever it sends is ignored.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -32,6 +30,7 @@ from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.utils import timezone
 
 from . import selectors
+from .lru import LRU
 from .models import Game
 from .push import group_name
 from .seat_session import seat_in_session
@@ -49,17 +48,15 @@ class _FrameParts:
     state here is never the one a move is applied to."""
 
     def __init__(self, size: int = 512):
-        self.size = size
-        self._data: OrderedDict[int, tuple[tuple[Any, int], dict[str, Any]]] = OrderedDict()
-        self._lock = threading.Lock()
+        # game id -> ((created at, version), parts)
+        self._entries = LRU(size)
 
     def get(self, game_id: int) -> dict[str, Any] | None:
         head = Game.objects.filter(pk=game_id).values_list("version", "created_at").first()
         if head is None:
             return None
         key = (head[1], head[0])
-        with self._lock:
-            entry = self._data.get(game_id)
+        entry = self._entries.get(game_id)
         if entry is not None and entry[0] == key:
             return entry[1]
         game = Game.objects.filter(pk=game_id).first()
@@ -68,11 +65,7 @@ class _FrameParts:
         state = load_state(game)
         parts = {"game": game, "state": state, "recent": selectors.recent_moves(game),
                  "clock": turn_clock(game, state)}
-        with self._lock:
-            self._data[game_id] = ((game.created_at, game.version), parts)
-            self._data.move_to_end(game_id)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
+        self._entries.put(game_id, ((game.created_at, game.version), parts))
         return parts
 
 

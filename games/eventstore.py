@@ -23,6 +23,7 @@ stored row, and so its hash, never changes).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import json
@@ -324,7 +325,7 @@ def insert_guarded(rows: list[Event], guard_sql: str, guard_params: list[Any]) -
     """
     if connection.vendor != "postgresql":
         raise NotImplementedError("insert_guarded needs PostgreSQL (a data-modifying WITH)")
-    one = "SELECT " + ", ".join(f"CAST(%s AS {_CAST[c]})" for c in _COLUMNS) + " FROM guard"
+    one = "SELECT " + ", ".join(f"CAST(%s AS {_cast(c)})" for c in _COLUMNS) + " FROM guard"
     sql = (f"WITH guard AS ({guard_sql}) INSERT INTO {Event._meta.db_table} ({', '.join(_COLUMNS)}) "
            + " UNION ALL ".join([one] * len(rows)) + " RETURNING id")
     try:
@@ -338,19 +339,14 @@ def insert_guarded(rows: list[Event], guard_sql: str, guard_params: list[Any]) -
     _saved(rows, ids)
 
 
-class _Casts(dict):
-    """Each event column's PostgreSQL type, for :func:`insert_guarded`'s
+@functools.cache
+def _cast(column: str) -> str:
+    """An event column's PostgreSQL type, for :func:`insert_guarded`'s
     ``SELECT`` (whose bare parameters would otherwise be text). Without a
     length (``varchar``, not ``varchar(64)``): a cast would cut an over-long
     value where the column refuses it."""
-
-    def __missing__(self, column: str) -> str:
-        field = next(f for f in Event._meta.concrete_fields if f.column == column)
-        self[column] = re.sub(r"\(\d+\)", "", field.db_type(connection))
-        return self[column]
-
-
-_CAST = _Casts()
+    field = next(f for f in Event._meta.concrete_fields if f.column == column)
+    return re.sub(r"\(\d+\)", "", field.db_type(connection))
 
 
 def load(game_id: int, *, after_version: int = 0, upto_version: int | None = None) -> list[StoredEvent]:

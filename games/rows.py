@@ -28,8 +28,9 @@ def seat_by_token_hash(token_hash: str) -> Seat | None:
     return seat
 
 
-_SEAT_GAME_FIELDS = (tuple(Seat._meta.concrete_fields),
-                     tuple(f for f in Game._meta.concrete_fields if f.name != "state"))  # state: deferred
+# the game's columns but its (large) state, which is left deferred
+_GAME_FIELDS = tuple(f for f in Game._meta.concrete_fields if f.name != "state")
+_SEAT_GAME_FIELDS = (tuple(Seat._meta.concrete_fields), _GAME_FIELDS)
 
 
 @functools.lru_cache(maxsize=4)
@@ -88,8 +89,6 @@ def game_without_state(game_id: int) -> Game:
     game.head_version, game.head_hash = row[-2:]
     return game
 
-
-_GAME_FIELDS = tuple(f for f in Game._meta.concrete_fields if f.name != "state")
 
 
 @functools.lru_cache(maxsize=4)

@@ -9,14 +9,13 @@ seed are never shown.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from django.db.models import QuerySet
 
 from . import eventstore as es
 from .errors import NotVisible
+from .lru import LRU
 from .models import AuditVerdict, Game, Seat
 from .services import clock_of, clock_running, load_state
 
@@ -88,36 +87,10 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
             "view": view, "clock": clock_running(game, clock)}
 
 
-class _Views:
-    """The last views built in this process: ``(game id, created at,
-    version, seat)`` (the creation time so that a reused id never matches)
-    to ``(view, clock)``. Readers must not change a view they get."""
-
-    def __init__(self, size: int = 1024):
-        self.size = size
-        self._data: OrderedDict[tuple, tuple] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple) -> tuple | None:
-        with self._lock:
-            found = self._data.get(key)
-            if found is not None:
-                self._data.move_to_end(key)
-            return found
-
-    def put(self, key: tuple, value: tuple) -> None:
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
-
-
-VIEWS = _Views()
+# the last views built in this process: (game id, created at (so that a
+# reused id never matches), version, seat) -> (view, clock); readers must
+# not change a view they get
+VIEWS = LRU(1024)
 
 
 def game_events(game: Game, *, staff: bool = False) -> list[dict[str, Any]]:

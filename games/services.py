@@ -385,15 +385,12 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
         _project(game, state, new_version)
         messages = outbox.messages_for(game, rows)
         game.head_version, game.head_hash = new_version, rows[-1].hash
-        if at_once and not messages and not state.is_over and not _snapshot_due(new_version):
-            try:
+        try:
+            if at_once and not messages and not state.is_over and not _snapshot_due(new_version):
                 es.insert_guarded(rows, *_projection_update(game, at_version=expected_version))
-            except es.ConcurrencyConflict:
-                raise es.ConcurrencyConflict(game_id, expected_version, _version_now(game_id)) from None
-            STATE_CACHE.put(game, new_version, state, row=game)  # committed
-            outbox.publish(game, rows, messages)
-        else:
-            try:
+                STATE_CACHE.put(game, new_version, state, row=game)  # committed
+                outbox.publish(game, rows, messages)
+            else:
                 with transaction.atomic(savepoint=False):
                     es.write(rows)
                     _write_projection(game)
@@ -402,11 +399,11 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
                     else:
                         transaction.on_commit(lambda: STATE_CACHE.put(game, new_version, state, row=row and game))
                     outbox.publish(game, rows, messages)
-            except es.ConcurrencyConflict:
-                if not at_once:
-                    raise  # (the caller's transaction is spoilt: no more reads in it)
-                # rolled back: say where the game is now, as the read would have
-                raise es.ConcurrencyConflict(game_id, expected_version, _version_now(game_id)) from None
+        except es.ConcurrencyConflict:
+            if not at_once:
+                raise  # (the caller's transaction is spoilt: no more reads in it)
+            # nothing written: say where the game is now, as the read would have
+            raise es.ConcurrencyConflict(game_id, expected_version, _version_now(game_id)) from None
     refused = payload.get("refused")
     return MoveResult(version=new_version, move=payload["move"], outcome=payload["outcome"],
                       game_over=state.is_over, penalty_for=refused["move"] if refused else None,

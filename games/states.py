@@ -4,13 +4,12 @@ projection rows they were read or written at)."""
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from typing import Any
 
 from engine.registry import find_variant
 
 from . import eventstore as es
+from .lru import LRU
 from .models import Game, SeedSecret, Snapshot
 from .replay import rebuild
 
@@ -29,13 +28,11 @@ class _StateCache:
     its write being guarded by the version (:func:`game_record_move`)."""
 
     def __init__(self, size: int = 256):
-        self.size = size
-        self._data: OrderedDict[int, tuple[tuple[Any, int], Any, Game | None]] = OrderedDict()
-        self._lock = threading.Lock()
+        # game id -> ((created at, version), state, row or None)
+        self._entries = LRU(size)
 
     def take(self, game: Game, version: int):
-        with self._lock:
-            entry = self._data.pop(game.pk, None)
+        entry = self._entries.pop(game.pk)
         if entry is not None and entry[0] == (game.created_at, version):
             return entry[1]
         return None
@@ -43,24 +40,14 @@ class _StateCache:
     def take_with_row(self, game_id: int, version: int) -> tuple[Game, Any] | None:
         """``(row, state)`` of ``game_id`` at ``version`` if both are held
         (taken out, as :meth:`take`); anything else is left where it is."""
-        with self._lock:
-            entry = self._data.get(game_id)
-            if entry is None or entry[0][1] != version or entry[2] is None:
-                return None  # (a state held without its row stays for take)
-            del self._data[game_id]
-        return entry[2], entry[1]
+        entry = self._entries.pop(game_id, when=lambda e: e[0][1] == version and e[2] is not None)
+        return None if entry is None else (entry[2], entry[1])
 
     def put(self, game: Game, version: int, state, *, row: Game | None = None) -> None:
-        with self._lock:
-            game_id = game.pk
-            self._data[game_id] = ((game.created_at, version), state, row)
-            self._data.move_to_end(game_id)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
+        self._entries.put(game.pk, ((game.created_at, version), state, row))
 
     def clear(self) -> None:
-        with self._lock:
-            self._data.clear()
+        self._entries.clear()
 
 
 STATE_CACHE = _StateCache()

@@ -14,6 +14,7 @@ from games import eventstore as es
 from games import services
 from games.audit import audit_game
 from games.errors import MoveRefused
+from games.lru import LRU
 from games.models import Event, Game
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -34,13 +35,12 @@ def _move_elsewhere(game_id: int, version: int) -> None:
     """Record a move through another connection and without this process's
     held row and state, as another web process would."""
     def other():
-        held = services.STATE_CACHE._data.copy()
-        services.STATE_CACHE.clear()
+        held = services.STATE_CACHE._entries  # this process's, set aside meanwhile
+        services.STATE_CACHE._entries = LRU(16)
         try:
             services.game_record_move(game=game_id, move=_next_move(game_id), expected_version=version)
         finally:
-            services.STATE_CACHE.clear()
-            services.STATE_CACHE._data.update(held)
+            services.STATE_CACHE._entries = held
             connections.close_all()
 
     t = threading.Thread(target=other)
