@@ -32,6 +32,7 @@ from . import eventstore as es
 from .models import Checkpoint, Event
 
 FORMAT = "tablekeeper-checkpoint/1"
+TASK = "games.checkpoint"  # the Celery task writing one (games.tasks)
 
 
 class BadCheckpoint(ValueError):
