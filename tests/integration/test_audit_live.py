@@ -47,3 +47,15 @@ def test_500_audits_of_games_being_played_by_workers_give_no_false_verdict(worke
     assert not AuditVerdict.objects.filter(game_id__in=ids, ok=False).exists()
     assert in_play >= AUDITS // 2, f"only {in_play} audits were of games in play"
     assert moved >= 200, f"the workers recorded only {moved} events during the audits"
+
+
+def test_an_audit_on_postgresql_reads_in_one_repeatable_read_transaction(require_postgres):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
+    with CaptureQueriesContext(connection) as queries:
+        verdict = audit_game(game, save=False)
+    assert verdict.ok
+    sql = [q["sql"] for q in queries.captured_queries if q["sql"] != "BEGIN"]
+    assert sql[0] == "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", sql[:3]
