@@ -203,3 +203,13 @@ def test_a_closed_round_queues_a_checkpoint(db):
     rnd.status = Round.Status.CLOSED
     rnd.save(update_fields=["status"])
     assert OutboxMessage.objects.filter(topic="games.checkpoint").exists()
+
+
+def test_beat_writes_a_checkpoint_periodically(db, settings):
+    from games.tasks import checkpoint
+
+    assert settings.CELERY_BEAT_SCHEDULE["games-checkpoint"]["task"] == checkpoints.TASK == checkpoint.name
+    game = sabra_in_play()
+    assert checkpoint.apply(kwargs={"reason": "beat"}).get() == {"seq": 1, "streams": 1}
+    assert Checkpoint.objects.get().heads == {str(game.pk): [game.version, Event.objects.get(
+        game=game, version=game.version).hash]}
