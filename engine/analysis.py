@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ class AnalysisError(EngineError, ValueError):
     replay (the message says which)."""
 
 
+@lru_cache(maxsize=None)
 def engine_version() -> str:
     """The installed tablekeeper version, with the analysis version."""
     try:
@@ -55,17 +57,12 @@ def engine_version() -> str:
     return f"tablekeeper {pkg}, analysis {ANALYSIS_VERSION}"
 
 
-_SOLVER_VERSION: str | None = None
-
-
+@lru_cache(maxsize=None)
 def solver_version() -> str:
     """The solver's programme, named by the digest of ``engine/solver/dp.py``
     (the compiled build runs the same file: answers do not depend on it)."""
-    global _SOLVER_VERSION
-    if _SOLVER_VERSION is None:
-        src = Path(__file__).resolve().parent / "solver" / "dp.py"
-        _SOLVER_VERSION = "dp sha256:" + hashlib.sha256(src.read_bytes()).hexdigest()[:16]
-    return _SOLVER_VERSION
+    src = Path(__file__).resolve().parent / "solver" / "dp.py"
+    return "dp sha256:" + hashlib.sha256(src.read_bytes()).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
