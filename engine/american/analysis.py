@@ -143,7 +143,8 @@ def _judge(game, t: _Turn) -> tuple:
         best = str(t.trump)
         possible = max(possible, sum(len(m) for m in t.trump.melds)
                        + sum(len(s) for _, s in t.trump.adds))
-    if t.closed is not None and "closed" not in actions:
+    closed_won = won and game.win.get("kind") == "closed"     # declared, or laid at once
+    if t.closed is not None and not closed_won:
         reasons.append(miss("closed-hand-missed", f"could have declared a closed hand "
                                                   f"({t.closed})"))
         best = best or str(t.closed)

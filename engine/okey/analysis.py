@@ -92,7 +92,7 @@ def _judge(t: _Turn, okey: int):
         reasons.append(miss("win-not-declared", f"held a winning hand: finish {tile_text(tile)} "
                                                 f"would have won"))
         best = f"finish {tile_text(tile)}"
-    if t.take_wins is not None and "draw" in actions:
+    if t.take_wins is not None and "draw" in actions and last[0] != "finish":
         reasons.append(miss("win-by-take-missed", f"taking the discard made a winning hand "
                                                   f"(finish {tile_text(t.take_wins)})"))
         best = best or f"take ; finish {tile_text(t.take_wins)}"
