@@ -152,3 +152,19 @@ def test_an_xp_game_from_self_play_is_analysed():
     assert a.variant == "sabra-xp" and len(a.turns) == len(g.move_stack)
     # greedy lays the solver's largest play: never fewer tiles than the best
     assert not any(r.code == "fewer-tiles" for t in a.turns for r in t.reasons)
+
+
+def test_a_position_the_solver_cannot_lay_out_is_still_judged():
+    # default rules: jokers keep their tiles (joker_reuse=new-meld); the
+    # solver's layout counts R11 three times (the rack's, the table's and
+    # the one the joker keeps) and refuses: the free reading is used
+    from engine.rummikub.analysis import judge_move
+    from engine.rummikub.moves import Move
+
+    table = ["K3 B3 O3", "K5 B5 O5", "K7 R7 O7", "K9 K10 K11", "K10 R10 B10", "R3 R4 R5",
+             "R10 J(R11) R12", "R11 R12 R13", "B5 B6 B7", "O1 O2 O3 O4 O5 O6", "O10 O11 O12"]
+    g = SabraGame.from_position(["K1 K3 K7 K12 K12 K13 R1 R2 R6 R11 B2 B8 B9 B11 O4 J", "K2 K4"],
+                                [f"[{m}]" for m in table])
+    seat, best, reasons, made, possible, figures = judge_move(g, 1, Move("draw"))
+    assert seat == 0 and made == 0 and possible > 0
+    assert [r.code for r in reasons] == ["drew-while-play-existed"] and g.legal(g.parse_move(best))
