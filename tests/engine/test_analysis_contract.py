@@ -181,3 +181,15 @@ def test_a_player_thrown_where_the_rules_allow_it():
     assert "player-discarded" in codes and "fewer-cards" in codes and t.mark == "inaccuracy"
     card = t.played.split()[-1]
     assert f"discarded {card}" in " ".join(r.text for r in t.reasons)
+
+
+def test_a_turn_going_out_with_everything_it_could_is_best():
+    game, (number, seat) = play("analysis-1", mistake("down"))
+    a = analyse(game)
+    outs = [t for t in a.turns if t.played.split()[1] != "buy" and t.figures["cards_left"] == 0
+            and t.turn != number]
+    assert len(outs) >= 6                         # the hands' winners
+    for t in outs:
+        assert t.placed == t.possible > 0
+        assert not any(r.mark == "miss" or r.code == "fewer-cards" for r in t.reasons)
+    assert any(t.mark == "best" for t in outs)
