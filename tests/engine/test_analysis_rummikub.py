@@ -168,3 +168,15 @@ def test_a_position_the_solver_cannot_lay_out_is_still_judged():
     seat, best, reasons, made, possible, figures = judge_move(g, 1, Move("draw"))
     assert seat == 0 and made == 0 and possible > 0
     assert [r.code for r in reasons] == ["drew-while-play-existed"] and g.legal(g.parse_move(best))
+
+
+def test_as_many_tiles_for_fewer_points_is_less_value():
+    # one joker: K1 B1 J or K13 B13 J, not both; the same tiles, 24 points less
+    g = SabraGame.new(2, {"rack_size": 5, "initial_meld": 0},
+                      deal=deal(["K1 B1 J K13 B13", "R9 R10 R11 R12 R13"]))
+    g.push("play K1 B1 J -> [K1 B1 J(1)]")
+    g.push("play R9 R10 R11 R12 R13 -> [R9 R10 R11 R12 R13]")
+    t = by_turn(analyse(g))
+    assert (t[1].mark, [r.code for r in t[1].reasons]) == ("inaccuracy", ["less-value"])
+    assert (t[1].figures["placed_value"], t[1].figures["best_value"]) == (32, 56)
+    assert "K13" in t[1].best and (t[1].placed, t[1].possible) == (3, 3)
