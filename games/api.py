@@ -295,6 +295,18 @@ class GameRecord(APIView):
         return response
 
 
+class GameAnalysisView(APIView):
+    @extend_schema(responses={(200, "application/json"): dict, **ERRORS},
+                   summary="The post-game analysis of a finished game (every turn judged)",
+                   description="409 while the game is in progress, for everyone (staff included): the "
+                               "analysis names every rack. 404: no such game, or its variant has no analysis.")
+    def get(self, request, game_id: int):
+        from .analysis import analysis_dict
+
+        game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
+        return Response(analysis_dict(game))
+
+
 class GameAudit(APIView):
     # the POST that runs an audit is limited (scope "audit"); a refusal or an
     # answer from the stored verdict is cheap and is not counted

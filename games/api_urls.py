@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/moves/", api.MoveSubmit.as_view(), name="game-moves"),
     path("games/<int:game_id>/events/", api.GameEvents.as_view(), name="game-events"),
     path("games/<int:game_id>/record/", api.GameRecord.as_view(), name="game-record"),
+    path("games/<int:game_id>/analysis/", api.GameAnalysisView.as_view(), name="game-analysis"),
     path("games/<int:game_id>/audit/", api.GameAudit.as_view(), name="game-audit"),
     path("games/<int:game_id>/verify-receipt/", api.ReceiptVerify.as_view(), name="game-verify-receipt"),
     path("checkpoints/latest/", api.CheckpointLatest.as_view(), name="checkpoint-latest"),

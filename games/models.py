@@ -373,3 +373,25 @@ class StandingsEvent(AppendOnlyModel):
 
     def __str__(self) -> str:
         return f"{self.type} {self.subject} v{self.version}"
+
+
+class GameAnalysisRow(models.Model):
+    """The post-game analysis of a finished game (:mod:`games.analysis`): a
+    projection of its stream, rebuilt at will. ``data`` is the engine's
+    ``GameAnalysis.to_dict()``; the versions say what made it and
+    ``head_version``/``head_hash`` which stream head it was made from. It
+    names every rack's tiles: shown only once the game is over."""
+
+    game = models.OneToOneField(Game, on_delete=models.CASCADE, related_name="analysis", primary_key=True)
+    data = models.JSONField()
+    engine_version = models.CharField(max_length=120)
+    solver_version = models.CharField(max_length=120, blank=True)
+    head_version = models.PositiveIntegerField()
+    head_hash = models.CharField(max_length=64)
+    made_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        db_table = "games_analysis"
+
+    def __str__(self) -> str:
+        return f"analysis of game {self.game_id} at event {self.head_version}"

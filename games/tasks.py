@@ -4,7 +4,8 @@ with backoff, and is safe to run twice (see the services it calls).
 
 Dispatched only through the outbox (:mod:`games.outbox`), after the
 transaction that recorded the events commits. Importing this module also
-registers the outbox handlers (:mod:`games.ai_seats`).
+registers the outbox handlers (:mod:`games.ai_seats`, and
+:mod:`games.analysis`: a finished game queues its analysis).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 from django.db import DatabaseError, InterfaceError, OperationalError
 
-from . import ai_seats, checkpoints, disputes, outbox
+from . import ai_seats, analysis, checkpoints, disputes, outbox
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,18 @@ def resolve_dispute(dispute_id: int) -> dict:
     """Settle dispute ``dispute_id`` with the solver."""
     dispute = disputes.dispute_resolve(dispute_id=dispute_id)
     return {"dispute": dispute.pk, "status": dispute.status, "verdict": dispute.verdict}
+
+
+@shared_task(name=analysis.TASK, **RETRY)
+def analyse(game_id: int) -> dict:
+    """Analyse finished game ``game_id`` and store it (:mod:`games.analysis`);
+    a game with no analyser or a stream that does not analyse is reported,
+    not retried."""
+    try:
+        row = analysis.analysis_build(game=game_id)
+    except analysis.GameServiceError as exc:
+        return {"game": game_id, "status": exc.code, "detail": str(exc)}
+    return {"game": game_id, "status": "analysed", "head": row.head_version, "engine": row.engine_version}
 
 
 @shared_task(name="games.drain_outbox", autoretry_for=(DatabaseError,), retry_backoff=1, max_retries=3)

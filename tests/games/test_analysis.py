@@ -1,0 +1,117 @@
+"""The post-game analysis of stored games: built when a game ends (outbox ->
+task), stored as a projection of the stream, never shown before the end."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+
+from engine.analysis import GameAnalysis
+from engine.registry import analyser_for
+from games import analysis, outbox, services
+from games.models import GameAnalysisRow, OutboxMessage
+from games.services import state_from_stream
+
+from .test_pages import play_out
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished():
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title="Analysed")
+    return play_out(game, 3)
+
+
+@pytest.fixture
+def playing():
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"], title="Playing")
+    return play_out(game, 3, stop_after=12)
+
+
+def test_a_finished_game_queues_its_analysis_and_the_task_stores_it(finished):
+    rows = OutboxMessage.objects.filter(game=finished, topic=analysis.TASK)
+    assert [r.args for r in rows] == [[finished.pk]]
+    assert not GameAnalysisRow.objects.filter(game=finished).exists()  # the test transaction never commits
+    report = outbox.drain()
+    assert not report.errors
+    row = GameAnalysisRow.objects.get(game=finished)
+    assert row.head_version == finished.version and len(row.head_hash) == 64
+    expected = analyser_for("sabra")(state_from_stream(finished))
+    assert row.data == json.loads(json.dumps(expected.to_dict()))
+    assert row.engine_version == expected.engine_version and row.solver_version == expected.solver_version
+
+
+def test_rebuilding_gives_the_same_analysis(finished):
+    first = analysis.analysis_build(game=finished)
+    data = json.dumps(first.data, sort_keys=True)
+    GameAnalysisRow.objects.filter(game=finished).delete()
+    again = analysis.analysis_build(game=finished.pk)
+    assert json.dumps(again.data, sort_keys=True) == data
+    assert (again.head_version, again.head_hash) == (first.head_version, first.head_hash)
+    assert GameAnalysis.from_dict(again.data).to_json() == GameAnalysis.from_dict(first.data).to_json()
+
+
+def test_a_game_in_play_queues_nothing_and_is_never_analysed(playing):
+    assert not playing.is_over
+    assert not OutboxMessage.objects.filter(game=playing, topic=analysis.TASK).exists()
+    with pytest.raises(analysis.AnalysisNotReady):
+        analysis.analysis_build(game=playing)
+    with pytest.raises(analysis.AnalysisNotReady):
+        analysis.analysis_of(playing)
+    with pytest.raises(analysis.AnalysisNotReady):
+        analysis.analysis_page(playing, {})
+    assert not GameAnalysisRow.objects.exists()
+
+
+def test_a_stored_analysis_of_an_older_head_is_made_again(finished):
+    row = analysis.analysis_build(game=finished)
+    GameAnalysisRow.objects.filter(pk=row.pk).update(head_hash="0" * 64, data={"stale": True})
+    a = analysis.analysis_of(finished)
+    assert a.to_dict() == GameAnalysis.from_dict(analysis.analysis_build(game=finished).data).to_dict()
+    assert GameAnalysisRow.objects.get(pk=row.pk).head_hash != "0" * 64
+
+
+def test_the_api_answers_once_the_game_is_over(api, finished):
+    answer = api.get(f"/api/games/{finished.pk}/analysis/")
+    assert answer.status_code == 200
+    body = answer.json()
+    assert body["game"] == finished.pk and body["head"]["version"] == finished.version
+    assert body["turns"] and {t["mark"] for t in body["turns"]} <= {"best", "inaccuracy", "miss"}
+    assert [s["seat"] for s in body["summary"]] == [0, 1]
+
+
+def test_no_analysis_of_a_game_in_play_reaches_anyone(api, staff_api, client, django_user_model, playing):
+    # the API: the public, a seat's credential, staff
+    for caller in (api, staff_api):
+        answer = caller.get(f"/api/games/{playing.pk}/analysis/")
+        assert answer.status_code == 409
+        assert answer.json()["error"] == "analysis-not-ready" and "not over" in answer.json()["detail"]
+    token = services.seat_take(game=playing, index=0, name="Ann")
+    api.credentials(HTTP_AUTHORIZATION=f"Seat {token}")
+    assert api.get(f"/api/games/{playing.pk}/analysis/").status_code == 409
+    # the pages: a spectator and staff see no mark, no summary, no chart
+    staff = django_user_model.objects.create_user("judge", password="pw-judge-1", is_staff=True)
+    for who in (None, staff):
+        if who:
+            client.force_login(who)
+        html = client.get(f"/games/{playing.pk}/").content.decode()
+        assert 'id="analysis"' not in html and "analysis-chart" not in html and 'data-mark=' not in html
+    assert not GameAnalysisRow.objects.exists()
+
+
+def test_the_api_refuses_an_unknown_game_with_json(api):
+    answer = api.get("/api/games/999999/analysis/")
+    assert answer.status_code == 404 and "detail" in answer.json()
+
+
+def test_analyse_games_command(finished, playing, capsys):
+    call_command("analyse_games", "--no-progress")
+    assert GameAnalysisRow.objects.filter(game=finished).exists()
+    assert "1 games analysed, 0 failed" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stop:
+        call_command("analyse_games", str(playing.pk), "--no-progress")
+    assert stop.value.code == 2
+    assert not GameAnalysisRow.objects.filter(game=playing).exists()
