@@ -179,3 +179,14 @@ def analysis_queue(game: Game, events):
     """Outbox handler: a stream that finished queues its analysis."""
     if any(e.type == es.GAME_FINISHED for e in events):
         yield outbox.Message(TASK, [game.pk])
+
+
+def mistake_nav(review: dict[str, Any] | None, version: int) -> dict[str, int | None]:
+    """The first event of the previous and the next mistake around event
+    ``version`` (what ``p`` and ``n`` jump to), ``None`` where there is none."""
+    if not review:
+        return {"prev": None, "next": None}
+    current = review["marks"].get(version, {}).get("first", version)
+    before = [v for v in review["mistakes"] if v < current]
+    after = [v for v in review["mistakes"] if v > current]
+    return {"prev": before[-1] if before else None, "next": after[0] if after else None}

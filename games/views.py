@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import ai_seats, seat_session, selectors, services
+from .analysis import analysis_page, mistake_nav
 from .errors import ConcurrencyConflict, GameServiceError
 from .models import Game, Seat
 from .replay import ReplayError
@@ -257,11 +258,16 @@ def game_detail(request, game_id: int):
     clock = services.turn_clock(game)
     if clock:
         clock["name"] = names.get(clock["seat"], f"seat {clock['seat']}")
+    # the post-game analysis: only once the game is over, whoever reads
+    review = analysis_page(game, names) if game.is_over else None
     return render(request, "games/game_detail.html", {
-        "game": game, "summary": summary, "board": board,
+        "game": game, "summary": summary, "board": board, "analysis": review,
+        "judged": review["marks"].get(version) if review else None, "mistake": mistake_nav(review, version),
         "drawing": draw_board(board["view"], board["racks"], summary["seats"]),
         "nav": nav, "hidden_shown": hidden, "staff": staff, "clock": clock,
-        "moves": [{**m, "name": names.get(m["seat"], "")} for m in board["moves"]],
+        "moves": [{**m, "name": names.get(m["seat"], ""),
+                   "mark": review["marks"][m["version"]]["mark"] if review and m["version"] in review["marks"] else ""}
+                  for m in board["moves"]],
         "open_seats": [s for s in summary["seats"] if not s["taken"] and s["kind"] == Seat.Kind.HUMAN]
         if not game.is_over else [],
         "verdict": selectors.latest_verdict(game),

@@ -4,9 +4,11 @@ task), stored as a projection of the stream, never shown before the end."""
 from __future__ import annotations
 
 import json
+import re
+from html import escape
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from engine.analysis import GameAnalysis
 from engine.registry import analyser_for
@@ -98,7 +100,8 @@ def test_no_analysis_of_a_game_in_play_reaches_anyone(api, staff_api, client, dj
         if who:
             client.force_login(who)
         html = client.get(f"/games/{playing.pk}/").content.decode()
-        assert 'id="analysis"' not in html and "analysis-chart" not in html and 'data-mark=' not in html
+        assert 'id="analysis"' not in html and 'class="analysis-chart"' not in html and 'data-mark=' not in html
+        assert 'id="analysis-summary"' not in html and 'id="judged"' not in html
     assert not GameAnalysisRow.objects.exists()
 
 
@@ -111,7 +114,24 @@ def test_analyse_games_command(finished, playing, capsys):
     call_command("analyse_games", "--no-progress")
     assert GameAnalysisRow.objects.filter(game=finished).exists()
     assert "1 games analysed, 0 failed" in capsys.readouterr().out
-    with pytest.raises(SystemExit) as stop:
+    with pytest.raises(CommandError, match="not over") as stop:
         call_command("analyse_games", str(playing.pk), "--no-progress")
-    assert stop.value.code == 2
+    assert stop.value.returncode == 2
     assert not GameAnalysisRow.objects.filter(game=playing).exists()
+
+
+def test_the_replay_marks_each_turn_and_links_the_mistakes(client, finished):
+    review = analysis.analysis_page(finished, {0: "Ann", 1: "Ben"})
+    assert review["mistakes"], "this seeded random game has mistakes"
+    html = client.get(f"/games/{finished.pk}/?at=1").content.decode()
+    assert 'id="analysis"' in html and 'class="analysis-chart"' in html
+    marked = re.findall(r'<li data-mark="(\w+)"', html)
+    assert len(marked) == sum(1 for m in review["marks"]) and set(marked) <= {"best", "inaccuracy", "miss"}
+    first = review["mistakes"][0]
+    assert f'id="next-mistake" href="?at={first}"' in html
+    at_mistake = client.get(f"/games/{finished.pk}/?at={first}").content.decode()
+    turn = review["marks"][first]
+    assert f'data-mark="{turn["mark"]}"' in at_mistake.split('id="judged"', 1)[1][:200]
+    assert f'<code class="best">{escape(turn["best"])}</code>' in at_mistake
+    for s in review["summary"]:
+        assert f'<tr data-seat="{s["seat"]}"><td>{s["name"]}</td><td>{s["percent"]} %</td>' in at_mistake
