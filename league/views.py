@@ -18,7 +18,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext
 from django.utils.translation import gettext as _
 
-from . import selectors
+from . import analysis, selectors
 from . import table_entry as entries
 from .charts import places_chart
 from .models import Club, League, Player, Round, Tournament
@@ -74,7 +74,9 @@ def tournament_standings(request, slug):
     standings = selectors.tournament_standings(
         tournament, rounds=[chosen] if chosen else None)
     series = selectors.tournament_places_series(tournament)
+    review = analysis.tournament_analysis(tournament)
     return render(request, "league/tournament.html", {
+        "sharpest": review["sharpest"], "games_pending": review["games_pending"],
         "tournament": tournament, "rounds": rounds, "chosen": chosen,
         "family_name": selectors.family_name(tournament.family),
         "columns": _columns(tournament.precedence),
@@ -191,6 +193,7 @@ def player_detail(request, pk):
     return render(request, "league/player.html", {
         "player": player, "history": history,
         "summaries": selectors.player_summaries(player, history),
+        "mine": analysis.player_analysis(player),
     })
 
 
