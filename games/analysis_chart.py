@@ -30,6 +30,7 @@ def series_chart(series: list[list[tuple[int, int]]], labels: list[str], kind: s
     values = [v for s in series for _, v in s]
     top = max(values + [1])
     axis = series_label(kind)
+    across = _("event")
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" role="img" class="analysis-chart" '
            f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" font-family="sans-serif">',
            f"<title>{escape(axis)}</title>"]
@@ -44,7 +45,7 @@ def series_chart(series: list[list[tuple[int, int]]], labels: list[str], kind: s
         out.append(f'<line x1="{pad_l}" y1="{y(v):.1f}" x2="{pad_l + plot_w}" y2="{y(v):.1f}" stroke="#ddd"/>'
                    f'<text x="{pad_l - 8}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="12">{v}</text>')
     out.append(f'<text x="{pad_l + plot_w / 2:.1f}" y="{height - 8}" text-anchor="middle" font-size="12" '
-               f'fill="#555">{escape(_("event"))}</text>')
+               f'fill="#555">{escape(across)}</text>')
     out.append(f'<text x="12" y="{pad_t + plot_h / 2:.1f}" text-anchor="middle" font-size="12" fill="#555" '
                f'transform="rotate(-90 12 {pad_t + plot_h / 2:.1f})">{escape(axis)}</text>')
     for i, (points, label) in enumerate(zip(series, labels)):
