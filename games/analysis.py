@@ -20,6 +20,7 @@ The family is never named here: the engine's analyser and its
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from django.db import transaction
@@ -30,6 +31,7 @@ from .errors import GameServiceError
 from .models import Event, Game, GameAnalysisRow
 
 TASK = "games.analyse"
+log = logging.getLogger(__name__)
 
 
 class AnalysisNotReady(GameServiceError):
@@ -79,7 +81,7 @@ def analysis_build(*, game: Game | int) -> GameAnalysisRow:
     _need_over(game)
     try:
         analyse = analyser_for(game.variant)
-    except (KeyError, LookupError, ValueError) as exc:
+    except (LookupError, ValueError, ImportError) as exc:
         raise NoAnalysis(f"the {game.variant} engine has no post-game analysis: {exc}") from None
     from .services import state_from_stream
 
@@ -88,6 +90,9 @@ def analysis_build(*, game: Game | int) -> GameAnalysisRow:
         result = analyse(state_from_stream(game))
     except AnalysisError as exc:
         raise NoAnalysis(f"game {game.pk} cannot be analysed: {exc}") from None
+    except (AttributeError, TypeError, LookupError) as exc:  # a family that writes no records
+        log.warning("game %s: no analysis: %r", game.pk, exc)
+        raise NoAnalysis(f"game {game.pk} cannot be analysed: {type(exc).__name__}: {exc}") from None
     with transaction.atomic():
         row, _ = GameAnalysisRow.objects.update_or_create(game=game, defaults={
             "data": result.to_dict(), "engine_version": result.engine_version,

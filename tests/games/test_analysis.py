@@ -135,3 +135,18 @@ def test_the_replay_marks_each_turn_and_links_the_mistakes(client, finished):
     assert f'<code class="best">{escape(turn["best"])}</code>' in at_mistake
     for s in review["summary"]:
         assert f'<tr data-seat="{s["seat"]}"><td>{s["name"]}</td><td>{s["percent"]} %</td>' in at_mistake
+
+
+def test_a_variant_without_an_analyser_has_none_and_its_pages_still_draw(api, client, new_game):
+    game = new_game(players=2)
+    while not game.is_over:
+        state = services.load_state(game)
+        services.game_record_move(game=game, move=str(state.legal_moves()[-1]), expected_version=game.version,
+                                  seat=state.to_move)
+        game.refresh_from_db()
+    with pytest.raises(analysis.NoAnalysis):
+        analysis.analysis_build(game=game)
+    answer = api.get(f"/api/games/{game.pk}/analysis/")
+    assert answer.status_code == 404 and answer.json()["error"] == "no-analysis"
+    page = client.get(f"/games/{game.pk}/")
+    assert page.status_code == 200 and 'id="analysis"' not in page.content.decode()
