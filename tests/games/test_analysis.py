@@ -150,3 +150,44 @@ def test_a_variant_without_an_analyser_has_none_and_its_pages_still_draw(api, cl
     assert answer.status_code == 404 and answer.json()["error"] == "no-analysis"
     page = client.get(f"/games/{game.pk}/")
     assert page.status_code == 200 and 'id="analysis"' not in page.content.decode()
+
+
+def _american():
+    from games.ai_seats import ai_seats_play
+
+    game = services.game_create(variant="american", players=3, seats=[
+        {"name": n, "kind": "ai", "ai_level": "greedy"} for n in ("Ada", "Ben", "Cem")])
+    assert ai_seats_play(game_id=game.pk).status == "game-over"
+    return game
+
+
+def _okey():
+    from .test_disputes_okey import finished_game as okey_game
+
+    return okey_game()[0]
+
+
+def _contract():
+    game = services.game_create(variant="international", players=3, seats=[
+        {"name": n, "kind": "ai", "ai_level": "standard"} for n in ("Ada", "Ben", "Cem")])
+    outbox.drain()
+    return game
+
+
+@pytest.mark.parametrize("make", [_american, _okey, _contract], ids=["american", "okey", "contract"])
+def test_each_judged_turn_points_at_the_events_of_its_moves(make, monkeypatch):
+    monkeypatch.setattr(services.secrets, "token_hex", lambda n=16: "analysis-spans")
+    from engine.records import read_record
+    from games.records import record_text
+
+    game = make()
+    game.refresh_from_db()
+    assert game.is_over
+    versions = analysis.move_versions(game)
+    assert len(versions) == len(read_record(record_text(game)).moves)
+    review = analysis.analysis_page(game, {})
+    assert review["turns"] and set(review["marks"]) <= set(versions)
+    a = analysis.analysis_of(game)
+    for t, item in zip(a.turns, review["turns"]):
+        assert item["first"] == versions[t.turn - 1] and item["mark"] == t.mark
+    assert len(review["summary"]) == game.players
