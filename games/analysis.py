@@ -87,7 +87,7 @@ def analysis_build(*, game: Game | int) -> GameAnalysisRow:
 
     version, digest = _head(game)
     try:
-        result = analyse(state_from_stream(game))
+        result = analyse(state_from_stream(game, use_snapshots=False))
     except AnalysisError as exc:
         raise NoAnalysis(f"game {game.pk} cannot be analysed: {exc}") from None
     except (AttributeError, TypeError, LookupError) as exc:  # a family that writes no records
@@ -184,6 +184,33 @@ def analysis_queue(game: Game, events):
     """Outbox handler: a stream that finished queues its analysis."""
     if any(e.type == es.GAME_FINISHED for e in events):
         yield outbox.Message(TASK, [game.pk])
+
+
+def better_view(game: Game, item: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The public view of the table had the judged turn ``item`` (of
+    :func:`analysis_page`) made its better play: the position before the
+    turn rebuilt from the stream, the better play's moves pushed on it.
+    ``None`` when the turn has no better play or it does not replay (a
+    family whose better play is not a move of its notation).
+
+    :raises AnalysisNotReady: the game is not over.
+    """
+    from engine.errors import EngineError
+
+    from .replay import ReplayError, rebuild
+    from .services import _seed
+
+    _need_over(game)
+    if not item or not item.get("best"):
+        return None
+    events = es.load(game.pk)
+    try:
+        state = rebuild([e for e in events if e.version < item["first"]], seed=_seed(game, events)).state
+        for text in item["best"].split(" ; "):
+            state.push(state.parse_move(text))
+    except (ValueError, EngineError, ReplayError, LookupError):
+        return None
+    return state.view(None)
 
 
 def mistake_nav(review: dict[str, Any] | None, version: int) -> dict[str, int | None]:

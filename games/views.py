@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from . import ai_seats, seat_session, selectors, services
-from .analysis import analysis_page, mistake_nav
+from .analysis import analysis_page, better_view, mistake_nav
 from .errors import ConcurrencyConflict, GameServiceError
 from .models import Game, Seat
 from .replay import ReplayError
@@ -260,9 +260,12 @@ def game_detail(request, game_id: int):
         clock["name"] = names.get(clock["seat"], f"seat {clock['seat']}")
     # the post-game analysis: only once the game is over, whoever reads
     review = analysis_page(game, names) if game.is_over else None
+    judged = review["marks"].get(version) if review else None
+    better = better_view(game, judged) if judged else None
     return render(request, "games/game_detail.html", {
         "game": game, "summary": summary, "board": board, "analysis": review,
-        "judged": review["marks"].get(version) if review else None, "mistake": mistake_nav(review, version),
+        "judged": judged, "mistake": mistake_nav(review, version),
+        "better": draw_board(better, None, summary["seats"]) if better else None,
         "drawing": draw_board(board["view"], board["racks"], summary["seats"]),
         "nav": nav, "hidden_shown": hidden, "staff": staff, "clock": clock,
         "moves": [{**m, "name": names.get(m["seat"], ""),

@@ -33,6 +33,7 @@ def test_the_marked_replay_jumps_between_mistakes_by_keys(live_server, browser):
     assert page.locator("#judged").get_attribute("data-mark") == judged["mark"]
     assert page.locator("#judged code.best").inner_text() == judged["best"]
     assert page.locator("#judged code.played").inner_text() == judged["played"]
+    assert page.locator("#better-board .meld").count() >= 1  # the better play drawn
 
     page.keyboard.press("n")
     page.wait_for_url(f"**/games/{game.pk}/?at={mistakes[1]}")

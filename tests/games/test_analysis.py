@@ -16,7 +16,7 @@ from games import analysis, outbox, services
 from games.models import GameAnalysisRow, OutboxMessage
 from games.services import state_from_stream
 
-from .test_pages import play_out
+from .test_pages import TITLES, canon, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -135,6 +135,11 @@ def test_the_replay_marks_each_turn_and_links_the_mistakes(client, finished):
     assert f'<code class="best">{escape(turn["best"])}</code>' in at_mistake
     for s in review["summary"]:
         assert f'<tr data-seat="{s["seat"]}"><td>{s["name"]}</td><td>{s["percent"]} %</td>' in at_mistake
+    # the better play drawn: the table had the turn made it, from the engine
+    view = analysis.better_view(finished, turn)
+    board = at_mistake.split('id="better-board"', 1)[1].split("</div></div>", 1)[0]
+    assert [TITLES.findall(m) for m in re.findall(r'<div class="meld">(.*?)</div>', board, re.S)] == \
+        [canon(m) for m in view["table"]]
 
 
 def test_a_variant_without_an_analyser_has_none_and_its_pages_still_draw(api, client, new_game):
