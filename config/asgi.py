@@ -28,6 +28,11 @@ class OneHopASGIHandler(ASGIHandler):
     ``request_finished`` run on it)."""
 
     def __init__(self):
+        from games.charsets import ASGIRequest
+
+        # requests that never decode with a charset outside the allow-list
+        # (games/charsets.py): Django adopts one before any middleware runs
+        self.request_class = ASGIRequest
         BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
 

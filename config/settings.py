@@ -135,6 +135,9 @@ if (BASE_DIR / "league" / "apps.py").exists() or (BASE_DIR / "league" / "models.
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # a charset= outside a short allow-list (no bz2_codec, base64, utf-7...)
+    # is a 415 before anything decodes a query string, form or body
+    "games.charsets.RequestCharsets",
     "games.api_limits.ApiJsonErrors",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",  # the browser's language, or the switch's

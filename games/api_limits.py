@@ -13,48 +13,52 @@ Settings (each with a default in ``config/settings.py``):
 
 from __future__ import annotations
 
-import codecs
 import json
 
 from django.conf import settings
 from django.http import JsonResponse
-from rest_framework.exceptions import ParseError
+from rest_framework.exceptions import ParseError, UnsupportedMediaType
 from rest_framework.parsers import JSONParser
 from rest_framework.throttling import SimpleRateThrottle
 
-_OPEN, _CLOSE, _QUOTE, _BACKSLASH = frozenset(b"[{"), frozenset(b"]}"), ord('"'), ord("\\")
+from .charsets import NAMES as CHARSET_NAMES, allowed_charset
+
+_OPEN, _CLOSE = frozenset("[{"), frozenset("]}")
 
 
-def json_depth_exceeds(raw: bytes, limit: int) -> bool:
-    """Whether ``raw`` (JSON text) nests arrays and objects deeper than
-    ``limit`` (brackets inside strings do not count). Runs in one pass
-    without recursion, so it is safe on any input."""
+def json_depth_exceeds(raw: bytes | str, limit: int) -> bool:
+    """Whether ``raw`` (JSON text, or its UTF-8 bytes) nests arrays and
+    objects deeper than ``limit`` (brackets inside strings do not count).
+    Runs in one pass without recursion, so it is safe on any input."""
+    text = raw.decode("latin-1") if isinstance(raw, (bytes, bytearray)) else raw  # ASCII stays ASCII
     depth = 0
     in_string = escaped = False
-    for byte in raw:
+    for char in text:
         if in_string:
             if escaped:
                 escaped = False
-            elif byte == _BACKSLASH:
+            elif char == "\\":
                 escaped = True
-            elif byte == _QUOTE:
+            elif char == '"':
                 in_string = False
-        elif byte == _QUOTE:
+        elif char == '"':
             in_string = True
-        elif byte in _OPEN:
+        elif char in _OPEN:
             depth += 1
             if depth > limit:
                 return True
-        elif byte in _CLOSE:
+        elif char in _CLOSE:
             depth -= 1
     return False
 
 
 class LimitedJSONParser(JSONParser):
-    """DRF's JSON parser with limits: a body over ``API_MAX_BODY_BYTES``, JSON
-    nested deeper than ``API_MAX_JSON_DEPTH`` or a body that is not a JSON
-    object is refused with a 400 naming the problem; nothing is decoded past
-    the limits."""
+    """DRF's JSON parser with limits: a body over ``API_MAX_BODY_BYTES`` (as
+    sent, and as decoded), JSON nested deeper than ``API_MAX_JSON_DEPTH`` (in
+    the decoded text), a lone surrogate, or a body that is not a JSON object
+    is refused with a 400 naming the problem; a charset outside
+    :data:`games.charsets.ALLOWED` with a 415. Nothing is decoded past the
+    limits."""
 
     def parse(self, stream, media_type=None, parser_context=None):
         parser_context = parser_context or {}
@@ -70,19 +74,41 @@ class LimitedJSONParser(JSONParser):
         raw = stream.read(limit + 1)
         if len(raw) > limit:
             raise ParseError(f"the request body is over {limit} bytes; the API takes at most {limit}")
-        if json_depth_exceeds(raw, depth):
-            raise ParseError(f"the JSON is nested deeper than {depth} levels")
-        encoding = parser_context.get("encoding", settings.DEFAULT_CHARSET)
+        encoding = parser_context.get("encoding") or settings.DEFAULT_CHARSET
+        if not allowed_charset(encoding):  # RequestCharsets refused it already; never decoded here
+            raise UnsupportedMediaType(f"application/json; charset={encoding}",
+                                       detail=f"the charset {encoding[:40]!r} is not taken: send {CHARSET_NAMES}")
         try:
-            text = codecs.decode(raw, encoding)
+            text = raw.decode(encoding)  # a text encoding: one byte gives at most one character
+        except UnicodeDecodeError as exc:
+            raise ParseError(f"the body is not {encoding} text: {exc.reason} at byte {exc.start}") from None
+        # the limits hold for what was decoded, not only for what was sent
+        if len(text) > limit:
+            raise ParseError(f"the request body is over {limit} characters; the API takes at most {limit}")
+        if json_depth_exceeds(text, depth):
+            raise ParseError(f"the JSON is nested deeper than {depth} levels")
+        try:
             data = json.loads(text, parse_constant=_no_constant)
         except RecursionError:  # cannot happen within the depth limit; never a 500
             raise ParseError(f"the JSON is nested deeper than {depth} levels") from None
         except ValueError as exc:
             raise ParseError(f"JSON parse error - {exc}") from None
+        if _has_lone_surrogate(data):
+            raise ParseError("the JSON holds a lone surrogate (such as \\ud800): a string must be Unicode text")
         if not isinstance(data, dict):
             raise ParseError(f"the request body must be a JSON object, not {_json_kind(data)}")
         return data
+
+
+def _has_lone_surrogate(data) -> bool:
+    """Whether a parsed body holds a string (or key) with a lone UTF-16
+    surrogate, which JSON's ``\\ud800`` escape can carry but no UTF-8 text
+    (nor the database, nor the JSON answer echoing it) can hold."""
+    try:
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _no_constant(name: str):
