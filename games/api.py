@@ -6,7 +6,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, UnsupportedMediaType
 from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -40,7 +40,10 @@ def exception_handler(exc, context):
     if isinstance(exc, GameServiceError):
         return Response({"error": exc.code, "detail": str(exc)}, status=exc.status)
     response = drf_exception_handler(exc, context)
-    if response is not None and isinstance(response.data, dict) and "detail" in response.data:
+    if isinstance(exc, UnsupportedMediaType) and response is not None and str(exc.detail).startswith("Unsupported"):
+        response.data = {"error": "unsupported_media_type",
+                         "detail": f"{exc.detail} The API takes application/json (UTF-8) bodies only."}
+    elif response is not None and isinstance(response.data, dict) and "detail" in response.data:
         response.data = {"error": getattr(response.data["detail"], "code", "error"),
                          "detail": str(response.data["detail"])}
     elif response is not None and isinstance(response.data, (dict, list)):
@@ -58,6 +61,13 @@ def _flatten(data, prefix="") -> str:
 
 def _is_staff(request) -> bool:
     return bool(getattr(request.user, "is_staff", False))
+
+
+def _private(response: Response) -> Response:
+    """An answer holding a credential or a rack: no cache (the browser's,
+    a proxy's) keeps it."""
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _seat(request) -> Seat | None:
@@ -129,7 +139,7 @@ class SeatTake(APIView):
         data = SeatTakeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         token = services.seat_take(game=game, index=index, name=data.validated_data["name"], user=request.user)
-        return Response({"game": game.pk, "seat": index, "token": token}, status=status.HTTP_201_CREATED)
+        return _private(Response({"game": game.pk, "seat": index, "token": token}, status=status.HTTP_201_CREATED))
 
 
 class SeatCredential(APIView):
@@ -147,7 +157,7 @@ class SeatCredential(APIView):
     def post(self, request, game_id: int, index: int):
         seat = self._seat_row(request, game_id, index)
         token = services.seat_reissue(seat)
-        return Response({"game": game_id, "seat": index, "token": token}, status=status.HTTP_201_CREATED)
+        return _private(Response({"game": game_id, "seat": index, "token": token}, status=status.HTTP_201_CREATED))
 
     @extend_schema(request=None, responses={204: None, **ERRORS},
                    summary="Staff: withdraw a seat's credential (the seat is open again)")
@@ -179,9 +189,9 @@ class SeatView(APIView):
                 raise NotYourSeat(f"this credential is for seat {seat.index}, not seat {index}")
             if ai_seats.nudge_if_due(game):  # embedded mode: an AI seat's buy window has passed
                 game = Game.objects.get(pk=game.pk)
-            return Response(selectors.game_view(game, seat.index))
+            return _private(Response(selectors.game_view(game, seat.index)))
         if _is_staff(request):
-            return Response(selectors.game_view(game, index))
+            return _private(Response(selectors.game_view(game, index)))
         if index is not None:
             raise NotYourSeat("only staff (or the seat's own credential) may read a seat's view", "no-credential")
         return Response(selectors.game_view(game, None))

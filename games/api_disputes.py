@@ -15,6 +15,7 @@ from . import disputes
 from .api import ERRORS, _actor, _is_staff, _seat
 from .errors import NotYourSeat
 from .models import Dispute, Game
+from .serializers import TextField
 from .task_state import task_state
 
 STATES = ["waiting", "running", "done", "failed"]
@@ -27,8 +28,8 @@ class DisputeInSerializer(serializers.Serializer):
         error_messages={"invalid_choice": "unknown dispute kind \"{input}\" (one of "
                                           + ", ".join(Dispute.Kind.values) + ")"},
         help_text="table_invalid, could_open, not_best (Rummikub); winning_hand (contract rummy)")
-    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
-    claimed_table = serializers.ListField(child=serializers.CharField(max_length=8), required=False,
+    note = TextField(required=False, allow_blank=True, default="", max_length=2000)
+    claimed_table = serializers.ListField(child=TextField(max_length=8), required=False,
                                           allow_empty=False, max_length=200,
                                           help_text="officials: the tiles seen on a real table")
 
