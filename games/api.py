@@ -14,7 +14,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from engine.errors import EngineError
 
 from . import ai_seats, selectors, services
-from .api_limits import ScopedRateThrottle
+from .api_limits import ScopedRateThrottle, refuse_if_full
 from .audit import audit_game
 from .errors import GameServiceError, NotVisible, NotYourSeat
 from .eventstore import ConcurrencyConflict
@@ -219,8 +219,13 @@ class MoveSubmit(APIView):
             acting = v.get("seat")
         else:
             raise NotYourSeat("send your seat credential: 'Authorization: Seat <token>'", "no-credential")
-        result = services.game_record_move(game=game.pk, move=v["move"], expected_version=v["expected_version"],
-                                           seat=acting, actor=_actor(request))
+        stale = refuse_if_full(request, self, "move-stale")  # moves refused as stale are limited
+        try:
+            result = services.game_record_move(game=game.pk, move=v["move"], expected_version=v["expected_version"],
+                                               seat=acting, actor=_actor(request))
+        except ConcurrencyConflict:
+            stale.take(request, "move-stale")
+            raise
         return Response(MoveOutSerializer(result).data, status=status.HTTP_201_CREATED)
 
 
@@ -228,6 +233,8 @@ class TurnCompose(APIView):
     """The browser table's check of a turn being laid out: sent as the whole
     table after the turn, answered per meld (valid, why not, value), with
     the value laid and the engine's notation for it. Nothing is stored."""
+
+    throttle_scope = "compose"
 
     @extend_schema(request=ComposeInSerializer, responses={200: ComposeOutSerializer, **ERRORS},
                    summary="Check a turn laid out on the table; the move that says it (nothing stored)")
@@ -252,6 +259,8 @@ class TurnCompose(APIView):
 
 class TurnTimeout(APIView):
     """The turn clock ran out: the rules' timeout move for the seat on turn."""
+
+    throttle_scope = "timeout"
 
     @extend_schema(request=TimeoutInSerializer, responses={201: MoveOutSerializer, **ERRORS},
                    summary="Claim the timeout of the seat on turn once its turn clock ran out",

@@ -8,7 +8,9 @@ Settings (each with a default in ``config/settings.py``):
 - ``API_MAX_JSON_DEPTH``: the deepest nesting of arrays and objects.
 - ``API_RATE_LIMITS``: ``{scope: "N/period"}`` for the scopes below
   (``None`` or a missing scope: no limit); read at each request, so tests
-  can lower or raise them with the ``settings`` fixture.
+  can lower or raise them with the ``settings`` fixture. Each is counted
+  per client address and per credential together
+  (:class:`ScopedRateThrottle`).
 """
 
 from __future__ import annotations
@@ -128,10 +130,18 @@ def _json_kind(value) -> str:
 
 
 class ScopedRateThrottle(SimpleRateThrottle):
-    """A rate limit per scope (``throttle_scope`` on the view), per user for
-    those logged in, per seat for a seat credential, else per client
-    address; reads are never limited. The rate is read from ``settings.API_RATE_LIMITS`` at each
-    request. Over the limit: 429 with ``Retry-After``."""
+    """A rate limit per scope (``throttle_scope`` on the view), counted
+    against the client's address and, besides, against its credential (the
+    logged-in user, or the seat credential): a request is refused (429 with
+    ``Retry-After``) when either count is full, so adding credentials gives
+    an address no more requests, and changing address gives a credential no
+    more. Reads are never limited. The rate is read from
+    ``settings.API_RATE_LIMITS`` at each request.
+
+    Cache keys (Django's cache): ``throttle_<scope>_ip:<address>``,
+    ``throttle_<scope>_user:<id>``, ``throttle_<scope>_seat:<id>``; each
+    holds the times of the requests counted within the period.
+    """
 
     scope_attr = "throttle_scope"
 
@@ -142,24 +152,65 @@ class ScopedRateThrottle(SimpleRateThrottle):
         return (getattr(settings, "API_RATE_LIMITS", None) or {}).get(self.scope)
 
     def allow_request(self, request, view):
-        self.scope = getattr(view, self.scope_attr, None)
-        if not self.scope or request.method in ("GET", "HEAD", "OPTIONS"):
+        scope = getattr(view, self.scope_attr, None)
+        if not scope or request.method in ("GET", "HEAD", "OPTIONS"):
             return True  # only writes (and the audit's POST) are limited
+        return self.take(request, scope)
+
+    def _ready(self, scope: str) -> bool:
+        self.scope = scope
         self.rate = self.get_rate()
         if not self.rate:
-            return True
+            return False
         self.num_requests, self.duration = self.parse_rate(self.rate)
-        return super().allow_request(request, view)
+        return True
 
-    def get_cache_key(self, request, view):
+    def cache_keys(self, request) -> list[str]:
+        """The keys a request counts against: its address, and its
+        credential when it has one."""
+        idents = [f"ip:{self.get_ident(request)}"]
         user = getattr(request, "user", None)
         if getattr(user, "is_authenticated", False):
-            ident = f"user:{user.pk}"
+            idents.append(f"user:{user.pk}")
         elif getattr(request.auth, "token_hash", None):
-            ident = f"seat:{request.auth.pk}"
-        else:
-            ident = f"ip:{self.get_ident(request)}"
-        return self.cache_format % {"scope": self.scope, "ident": ident}
+            idents.append(f"seat:{request.auth.pk}")
+        return [self.cache_format % {"scope": self.scope, "ident": ident} for ident in idents]
+
+    def get_cache_key(self, request, view):  # DRF's single key: the first of cache_keys
+        return self.cache_keys(request)[0]
+
+    def full(self, request, scope: str) -> bool:
+        """Whether ``scope`` is full for this request (nothing counted)."""
+        if not self._ready(scope):
+            return False
+        self.now = self.timer()
+        for key in self.cache_keys(request):
+            history = [t for t in self.cache.get(key, []) if t > self.now - self.duration]
+            if len(history) >= self.num_requests:
+                self.history = history  # for wait(): Retry-After
+                return True
+        return False
+
+    def take(self, request, scope: str) -> bool:
+        """Count this request against ``scope`` unless it is full; whether
+        it was allowed."""
+        if self.full(request, scope):
+            return False
+        if self.rate:
+            for key in self.cache_keys(request):
+                history = [t for t in self.cache.get(key, []) if t > self.now - self.duration]
+                self.cache.set(key, [self.now, *history], self.duration)
+        return True
+
+
+def refuse_if_full(request, view, scope: str) -> ScopedRateThrottle:
+    """Raise DRF's ``Throttled`` (429) when ``scope`` is full for this
+    request, counting nothing; the throttle, for :meth:`count` later (a
+    limit on what a request turns out to be, such as a stale move)."""
+    throttle = ScopedRateThrottle()
+    if throttle.full(request, scope):
+        view.throttled(request, throttle.wait())
+    return throttle
 
 
 _CODES = {400: "bad-request", 401: "not-authenticated", 403: "forbidden", 404: "not-found",
