@@ -66,8 +66,8 @@ class AddressLockBackend:
         request.tablekeeper_address_locked = True
         raise PermissionDenied("too many failed logins from this address")
 
-    def get_user(self, user_id):
-        return None
+    # no get_user: it never logs anyone in, and sessions (force_login
+    # included) must name the backend that did
 
 
 @receiver(user_login_failed)
