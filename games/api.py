@@ -176,7 +176,7 @@ class SeatView(APIView):
         game = _game(seat, game_id, Game.objects.all())
         raw = request.query_params.get("seat")
         index = None
-        if raw not in (None, ""):
+        if raw is not None:  # an empty ?seat= is no seat number either
             if not (raw.isascii() and raw.isdigit()):
                 raise GameServiceError(f"seat must be a whole number, got {raw!r}", "bad-seat")
             index = int(raw)
