@@ -81,7 +81,7 @@ def backends_option(text: str) -> list[str]:
     for b in out:
         if b not in have:
             raise argparse.ArgumentTypeError(
-                f"--backends: {b} is not installed (installed: {', '.join(sorted(have))})")
+                f"{b} is not installed (installed: {', '.join(sorted(have))})")
     return out
 
 
