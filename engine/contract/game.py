@@ -180,7 +180,7 @@ class ContractGame(Turns, Game):
 
     def _pop_stock(self) -> int | None:
         if not self.stock:
-            if len(self.discards) < 2:
+            if len(self.discards) < 2 or not self.rules.reshuffle_allowed(self.reshuffles):
                 return None
             pile = self.discards[:-1]
             self.discards = self.discards[-1:]
