@@ -94,3 +94,12 @@ def test_the_option_survives_a_snapshot_and_old_snapshots_take_the_default():
     del snap["rules"]["stock_runs_out"]             # a snapshot stored before the option
     old = ContractGame.from_snapshot(snap)
     assert old.rules.stock_runs_out == 3 and old.reshuffles == 1
+
+
+def test_every_view_says_how_often_the_stock_was_made_anew_and_the_limit():
+    g = empty_stock(1, stock_runs_out=2)
+    for seat in (None, 0, 1, 2):
+        v = g.view(seat)
+        assert (v["reshuffles"], v["stock_runs_out"]) == (1, 2)
+    assert g.push(g.parse_move("draw")).kind == "hand-over"
+    assert g.view(0)["reshuffles"] == 0
