@@ -9,7 +9,9 @@ that does not end within ``--max-moves`` stops the run with its seed), the
 longest game in moves, how the hands ended — someone out, the stock rule
 (``stock_runs_out``: the stock ran out for the last time allowed), or
 nothing left to reshuffle — and how often a ``standard`` seat threw back
-the discard it took in the same turn (it should never).
+the discard it took in the same turn, with no play in between (it should
+never: a seat that took a card, went down and discarded another copy of it
+threw nothing back).
 
     .venv/bin/python bench/contract_selfplay.py                       # 10,000 games, two processes
     .venv/bin/python bench/contract_selfplay.py --games 200 --jobs 1
@@ -69,6 +71,8 @@ def play(job: tuple[str, str, tuple[str, ...], dict, int]) -> dict:
         state["reshuffles"] = g.reshuffles
         if move.action in ("take", "refuse"):
             taken[move.seat] = g.picked[move.seat][-1]
+        elif move.action in ("down", "lay", "swap"):
+            taken.pop(move.seat, None)    # the hand changed: a discard of the same card is no throw-back
         elif move.action == "discard":
             if seats[move.seat] == "standard" and taken.get(move.seat) == move.card:
                 thrown_back += 1

@@ -117,8 +117,8 @@ GAMES = {"standard-random-random": 3, "random-random-random": 1, "standard-never
 
 def play_checked(cls, mix, i):
     """One 3-player game of ``mix``, every move checked (cards accounted
-    for, melds legal, hands hidden); what the standard seats took and then
-    discarded in the same turn."""
+    for, melds legal, hands hidden); the turns where a standard seat took
+    the discard and discarded the same card with no play in between."""
     game = cls.new(3, seed=f"selfplay-{mix}-{i}")
     check = Checker(game)
     thrown_back = []
@@ -128,6 +128,8 @@ def play_checked(cls, mix, i):
         check(g, move)
         if move.action in ("take", "refuse"):
             taken[move.seat] = g.picked[move.seat][-1]
+        elif move.action in ("down", "lay", "swap"):
+            taken.pop(move.seat, None)    # another copy of the card may go later
         elif move.action == "discard":
             if mix.startswith("standard") and move.seat == 0 and taken.get(0) == move.card:
                 thrown_back.append(len(g.move_stack))
