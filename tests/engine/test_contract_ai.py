@@ -73,6 +73,12 @@ def test_it_draws_rather_than_take_a_card_the_players_rule_makes_it_throw_back()
     assert ContractPlayer(0)._gain(game, C("5S")[0], game.hands[0]) >= 1
     moves = seat_turn(game)
     assert [m.action for m in moves] == ["draw", "discard"]
+    # nor when the only card it may discard is another copy of the same one
+    # (seed bench-contract-selfplay-check-667: three kings but for the eights)
+    game = position(InternationalGame, hand=1, hands=["8H 8S 9C KS KS"], table=[(1, "8C 8C 8D"), (1, "9D 9S 9H")],
+                    discard="9H KS", phase="draw", active=0, down=(1,))
+    moves = seat_turn(game)
+    assert moves[0].action == "draw"
     # with a card it may discard the same five is worth taking
     game = position(InternationalGame, hand=3, hands=["4C 9C 8S KS 3H"], table=table,
                     discard="9H 5S", phase="draw", active=0, down=(1,))

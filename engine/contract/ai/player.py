@@ -325,7 +325,8 @@ class ContractPlayer:
             return game._r.plays(card, game.table)
         if self._gain(game, card, hand) < 1:
             return False
-        if self._other_discard(game, hand):
+        # another copy of the card is no other discard: throwing it is throwing the card back
+        if self._other_discard(game, [c for c in hand if c != card]):
             return True
         sets, runs = self._need(game)
         return find_contract(hand + [card], sets, runs, game) is not None
