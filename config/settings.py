@@ -279,6 +279,7 @@ API_RATE_LIMITS = {
     "move-stale": os.environ.get("API_RATE_MOVE_STALE", "30/min") or None,  # moves refused as stale (409)
     "compose": os.environ.get("API_RATE_COMPOSE", "120/min") or None,
     "timeout": os.environ.get("API_RATE_TIMEOUT", "20/min") or None,
+    "receipt": os.environ.get("API_RATE_RECEIPT", "60/min") or None,  # receipt checks
 }
 if os.environ.get("CACHE_URL", "").startswith("redis://"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",

@@ -363,6 +363,8 @@ class ReceiptVerify(APIView):
     socket frame) asks whether the stream still has that event with that
     hash."""
 
+    throttle_scope = "receipt"
+
     @extend_schema(request=ReceiptSerializer, responses={200: ReceiptCheckSerializer, **ERRORS},
                    summary="Check a head receipt against the stream",
                    description="200 with `ok: true` when the receipt's event is in the stream with its "
