@@ -79,6 +79,15 @@ def test_a_tournament_with_ai_seats_is_played_to_the_end_by_two_workers(workers,
         assert_played_cleanly(game.stream)
         assert {e.actor for e in moves_of(game.stream)} == {"ai:random"}
         assert game.results.get(status="confirmed").scores == game.stream.scores
+    # every finished game analysed by a worker, from the stream's final head
+    from games.models import GameAnalysisRow
+
+    wait(lambda: GameAnalysisRow.objects.filter(game__in=[g.stream for g in games]).count() == 6, 120,
+         "the six games' analyses")
+    for game in games:
+        row = GameAnalysisRow.objects.get(game=game.stream)
+        head = Event.objects.filter(game=game.stream).order_by("-version").first()
+        assert (row.head_version, row.head_hash) == (head.version, head.hash)
     assert not OutboxMessage.objects.exclude(status="sent").exists()
     for number in (1, 2):
         assert StandingsEvent.objects.filter(subject=f"tournament:{tournament.pk}:round:{number}").count() == 1
