@@ -150,6 +150,10 @@ class Family:
     dispute_hints: ClassVar[dict[str, str]] = {}
     sheet: ClassVar[Sheet] = Sheet()
     board: ClassVar[Board] = Board()
+    #: the league pages' partial templates for what only this family says
+    #: (``round_legend``, ``tournament_legend``, ``points_legend``); a slot
+    #: left out shows the pages' own text (or nothing)
+    pages: ClassVar[dict[str, str]] = {}
 
     def __repr__(self) -> str:
         return f"<Family {self.name}>"
@@ -202,6 +206,28 @@ class Family:
                 raise
             return {}
         return dict(getattr(module, "LEVELS", {}))
+
+    # --- the score sheet's lines ----------------------------------------------
+    def sheet_lines(self) -> list[dict[str, Any]]:
+        """The sheet's numbered lines beyond one per seat (a ``"hands"``
+        sheet: each hand with its ``label``; a ``"lines"`` sheet: the
+        printed lines), each ``{"number", "label"}``."""
+        return [{"number": k, "label": ""} for k in range(1, self.sheet.printed + 1)]
+
+    def sheet_start(self, variant: str, rules: dict | None) -> int | None:
+        """The points each player starts a match with, printed on a
+        ``"lines"`` sheet (``None``: no such line)."""
+        return None
+
+    def asks_how_won(self, variant: str, rules: dict | None = None) -> bool:
+        """Whether the sheet also says how the game was won (and the
+        choices :meth:`closed_types` offers)."""
+        return False
+
+    def closed_types(self) -> list[tuple[int, str]]:
+        """The kinds of closed hand a sheet that asks how a game was won
+        offers, by number."""
+        return []
 
     # --- results ------------------------------------------------------------
     def read_sheet(self, sheet: dict[str, Any], *, seats: int, variant: str,

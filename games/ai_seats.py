@@ -73,13 +73,15 @@ def _levels(family: str) -> dict[str, type]:
     return levels_for(family)
 
 
-# The level a seat without one plays at, where the family has no "random".
-FAMILY_DEFAULT_LEVEL = {"contract": "standard", "okey": "greedy", "american": "greedy"}
-
-
 def default_level(family: str) -> str:
-    """The AI level seats of ``family`` play at when none is given."""
-    return FAMILY_DEFAULT_LEVEL.get(family, DEFAULT_LEVEL)
+    """The AI level seats of ``family`` play at when none is given (the
+    family's ``default_ai_level``, :mod:`engine.family`)."""
+    from engine.registry import family_for
+
+    try:
+        return family_for(family).default_ai_level
+    except ValueError:
+        return DEFAULT_LEVEL
 
 
 def _acts_off_turn(variant: str) -> bool:

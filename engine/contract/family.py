@@ -48,6 +48,9 @@ class ContractFamily(Family):
     board = Board(pieces="cards", pool="stock", holder="hand", script="contract",
                   script_global="tablekeeperContract", facts="games/board/contract_facts.html",
                   notation="games/board/contract_notation.html", move_hint="draw")
+    pages = {"round_legend": "league/family/contract_round_legend.html",
+             "tournament_legend": "league/family/contract_tournament_legend.html",
+             "points_legend": "league/family/contract_points_legend.html"}
 
     def sheet_lines(self) -> list[dict[str, Any]]:
         """The sheet's lines: each hand's number and contract."""
