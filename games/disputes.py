@@ -138,7 +138,7 @@ def judge(kind: str, before, after, payload: dict[str, Any], *,
     :raises engine.errors.EngineError: the engine refused the position.
     """
     family = _family(type(before).family)
-    _check_kind(kind, family)
+    _check_kind(kind, family, name=type(before).family)
     try:
         return family.judge(kind, before, after, payload, claimed_table=claimed_table)
     except DisputeRefused as exc:
@@ -161,7 +161,7 @@ def family_kinds(name: str) -> tuple[str, ...]:
     return family.dispute_kinds if family is not None else ()
 
 
-def _check_kind(kind: str, family, game: str = "this game") -> None:
+def _check_kind(kind: str, family, game: str = "this game", *, name: str = "") -> None:
     """:raises DisputeError: unknown kind, unjudged family, or a kind of
     another family (``game`` names the game in the message)."""
     if kind not in Dispute.Kind.values:
@@ -169,7 +169,7 @@ def _check_kind(kind: str, family, game: str = "this game") -> None:
     if family is None or not family.dispute_kinds:
         judged = ", ".join(f.title for f in _judged())
         raise DisputeError(f"disputes are judged for {judged} games; "
-                           f"{game} is {family.title if family else 'of no known family'}", "not-judged")
+                           f"{game} is {family.title if family else name}", "not-judged")
     if kind not in family.dispute_kinds:
         hint = family.dispute_hints.get(kind, "")
         raise DisputeError(f"a {kind} dispute is not judged for {family.name} games (their kinds: "
@@ -221,7 +221,7 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
     game_id = game if isinstance(game, int) else game.pk
     game = Game.objects.get(pk=game_id)
     family = _family(game.family)
-    _check_kind(kind, family, f"game {game.pk}")
+    _check_kind(kind, family, f"game {game.pk}", name=game.family)
     if not isinstance(move_version, int) or isinstance(move_version, bool) or move_version < 1:
         raise BadRequest(f"move_version must be a positive whole number, got {move_version!r}", "bad-version")
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
