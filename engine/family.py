@@ -27,8 +27,8 @@ What a description holds:
   :meth:`Family.draw` (an engine view as rows of chips);
 - the rule options with their sentences (:meth:`Family.rule_options`), the
   AI levels (:meth:`Family.ai_levels`, :attr:`Family.default_ai_level`);
-- analysis (coming): :meth:`Family.analyse` says what post-game analysis
-  judges; no family answers yet.
+- post-game analysis: :meth:`Family.analyser` (the package's
+  ``analysis.analyse``), :meth:`Family.analyse`.
 """
 
 from __future__ import annotations
@@ -294,14 +294,40 @@ class Family:
         """The engine's ``view`` as the board draws it."""
         raise NotImplementedError
 
-    # --- analysis (coming) ------------------------------------------------------
-    def analyse(self, before, move) -> dict[str, Any]:
-        """What post-game analysis judges of one move (the better move, how
-        much it lost). Coming: no family answers yet.
+    # --- post-game analysis ------------------------------------------------------
+    def analyser(self):
+        """The family's post-game analyser: the module-level
+        ``analyse(source) -> engine.analysis.GameAnalysis`` of the package's
+        ``analysis`` module (``docs/analysis.md`` says what each family's
+        judges), imported when first asked for.
 
-        :raises NotImplementedError: always, for now.
+        :raises NotImplementedError: the family has no analysis module.
         """
-        raise NotImplementedError(f"post-game analysis of {self.title} games is not written yet")
+        package = type(self).__module__.rpartition(".")[0]
+        try:
+            module = importlib.import_module(f"{package}.analysis")
+        except ModuleNotFoundError as exc:
+            if not (exc.name or "").endswith(f"{package}.analysis"):
+                raise
+            raise NotImplementedError(f"post-game analysis of {self.title} games is not written yet") from None
+        return module.analyse
+
+    @property
+    def analyses(self) -> bool:
+        """Whether the family has a post-game analyser."""
+        try:
+            self.analyser()
+        except NotImplementedError:
+            return False
+        return True
+
+    def analyse(self, source):
+        """Every turn of a record or finished game judged (the analyser's
+        answer).
+
+        :raises NotImplementedError: the family has no analysis module.
+        """
+        return self.analyser()(source)
 
 
 # --- chips shared by the families' boards ---------------------------------------------

@@ -77,3 +77,15 @@ def find_variant(name: str):
                 return cls
     known = ", ".join(sorted(c.variant for c in VARIANTS)) or "none"
     raise RuleOptionError(f"unknown variant {name!r} (known: {known})")
+
+
+def analyser_for(variant: str):
+    """The post-game analyser of a variant's family: the module-level
+    ``analyse(source) -> engine.analysis.GameAnalysis`` of
+    ``engine/<family>/analysis.py``, imported when first asked for (its
+    description's :meth:`~engine.family.Family.analyser`).
+
+    :raises RuleOptionError: no such variant.
+    :raises NotImplementedError: the family has no analyser.
+    """
+    return family_for(find_variant(variant).family).analyser()

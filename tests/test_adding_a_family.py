@@ -29,6 +29,7 @@ def test_the_family_is_found_through_the_registry():
     assert tally.FAMILY.games_per_table(3) == 3
     assert list(tally.FAMILY.ai_levels()) == ["first"]
     assert tally.FAMILY.variants() == [tally.TallyGame]
+    assert not tally.FAMILY.analyses and family_for("okey").analyses
 
 
 def test_league_and_games_never_name_it():
