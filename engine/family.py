@@ -198,14 +198,19 @@ class Family:
     def ai_levels(self) -> dict[str, type]:
         """The computer players by level, weakest first: the ``LEVELS`` of
         the family's ``ai`` package (empty if it has none)."""
+        module = self._part("ai")
+        return dict(getattr(module, "LEVELS", {})) if module is not None else {}
+
+    def _part(self, name: str):
+        """The module ``name`` of the family's package, ``None`` if it has
+        none (an error inside the module is raised)."""
         package = type(self).__module__.rpartition(".")[0]
         try:
-            module = importlib.import_module(f"{package}.ai")
+            return importlib.import_module(f"{package}.{name}")
         except ModuleNotFoundError as exc:
-            if not (exc.name or "").endswith(f"{package}.ai"):
+            if not (exc.name or "").endswith(f"{package}.{name}"):
                 raise
-            return {}
-        return dict(getattr(module, "LEVELS", {}))
+            return None
 
     # --- the score sheet's lines ----------------------------------------------
     def sheet_lines(self) -> list[dict[str, Any]]:
@@ -303,13 +308,9 @@ class Family:
 
         :raises NotImplementedError: the family has no analysis module.
         """
-        package = type(self).__module__.rpartition(".")[0]
-        try:
-            module = importlib.import_module(f"{package}.analysis")
-        except ModuleNotFoundError as exc:
-            if not (exc.name or "").endswith(f"{package}.analysis"):
-                raise
-            raise NotImplementedError(f"post-game analysis of {self.title} games is not written yet") from None
+        module = self._part("analysis")
+        if module is None:
+            raise NotImplementedError(f"post-game analysis of {self.title} games is not written yet")
         return module.analyse
 
     @property
