@@ -19,8 +19,11 @@ from typing import Sequence
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from engine.errors import EngineError
+from engine.registry import family_for
 from games.ai_seats import AISeatError, ai_seats_play, available_levels, default_level
 from games.errors import GameServiceError
+from games.models import Event
 from games.services import game_create
 
 from . import manager, selectors
@@ -311,9 +314,6 @@ def score_sheet_check(*, game: TableGame, sheet: dict | None = None, racks: Sequ
 
     :raises LeagueError: a sheet that cannot be right, named.
     """
-    from engine.errors import EngineError
-    from engine.registry import family_for
-
     tournament = game.table.round.tournament
     parts = sheet_parts(sheet=sheet, racks=racks, hands=hands, okey_games=okey_games, american=american)
     try:
@@ -348,9 +348,6 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
                 and last.payload.get("stream_version") == stream.version):
             return last.result  # already recorded from this stream: nothing to do
     raw = [int(s) for s in stream.scores]
-    from engine.errors import EngineError
-    from engine.registry import family_for
-
     tournament = game.table.round.tournament
     try:
         # the league's scores are more-is-better in every family (contract
@@ -359,8 +356,11 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
             raw, variant=tournament.variant, rules=tournament.rules)
     except EngineError as exc:
         raise LeagueError(f"{game}: {exc}") from None
+    # the stream's head as recorded with the result: the games audit checks
+    # that the stream still reaches it (league.witness)
+    head = Event.objects.filter(game=stream, version=stream.version).values_list("hash", flat=True).first()
     payload = {"source": "moves", "stream": stream.pk, "stream_version": stream.version,
-               "scores": scores, "raw_scores": raw, "winners": winners}
+               "stream_hash": head or "", "scores": scores, "raw_scores": raw, "winners": winners}
     return result_append(game=game, payload=payload, actor=actor, correction=correction)
 
 
