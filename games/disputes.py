@@ -211,6 +211,11 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
     resolution. ``seat`` is the seat of the player opening it (``None``: an
     official).
 
+    The same question asked again (same game, move, kind and claimed
+    table: the answer depends on the stream up to that move only, which
+    never changes) opens nothing: the first dispute is returned, whatever
+    its state, with ``reused = True``, and the judge does not run again.
+
     :raises DisputeError: unknown kind, no such move, a family no judge
         answers, a kind of another family, a kind that does not apply to
         that move (``winning_hand`` on a move that did not go out), bad
@@ -234,25 +239,28 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
     if seat is not None and kind not in PUBLIC_KINDS and seat != mover and not game.is_over:
         raise NotYourSeat(f"a {kind} dispute looks at the rack of seat {mover}: while the game is on, "
                           f"only that seat or an official may open it", "not-your-move")
-    claimed = None
-    if claimed_table is not None:
-        if kind != Dispute.Kind.TABLE_INVALID:
-            raise DisputeError("claimed_table only goes with a table_invalid dispute", "bad-claimed-table")
-        try:
-            claimed, claimed_text = family.parse_claimed(claimed_table, before)
-            # refuse a dispute that cannot apply, now rather than later
-            family.check_dispute(kind, before, payload, move_version)
-        except DisputeRefused as exc:
-            raise DisputeError(str(exc), exc.code) from None
-    else:
-        try:
-            family.check_dispute(kind, before, payload, move_version)
-        except DisputeRefused as exc:
-            raise DisputeError(str(exc), exc.code) from None
+    if claimed_table is not None and kind != Dispute.Kind.TABLE_INVALID:
+        raise DisputeError("claimed_table only goes with a table_invalid dispute", "bad-claimed-table")
+    claimed, tokens = None, None
+    try:
+        if claimed_table is not None:
+            claimed, tokens = family.parse_claimed(claimed_table, before)
+        # refuse a dispute that cannot apply, now rather than later
+        family.check_dispute(kind, before, payload, move_version)
+    except DisputeRefused as exc:
+        raise DisputeError(str(exc), exc.code) from None
     with transaction.atomic():
+        # one opener at a time per game: the same question asked twice at
+        # once is still asked (and judged) once
+        Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True).first()
+        same = next((d for d in Dispute.objects.filter(game=game, move_version=move_version, kind=kind).order_by("id")
+                     if d.claimed_table == tokens), None)
+        if same is not None:
+            same.reused = True
+            return same
         dispute = Dispute.objects.create(
             game=game, move_version=move_version, kind=kind, opened_by_seat=seat, actor=actor[:120],
-            note=note[:2000], claimed_table=claimed_text if claimed is not None else None)
+            note=note[:2000], claimed_table=tokens)
         opened = {"dispute": dispute.pk, "move_version": move_version, "kind": kind,
                   "by": "official" if seat is None else f"seat:{seat}", "note": dispute.note}
         if claimed is not None:
