@@ -59,7 +59,7 @@ def test_a_game_plays_through_the_event_store_and_is_drawn_on_the_pages(db, clie
     game = services.game_create(variant="tally", players=2, title="Tally night")
     token = services.seat_take(game=game, index=0, name="Ann")
     services.seat_take(game=game, index=1, name="Bo")
-    client.get(reverse("games:play-link", args=[token]))
+    client.post(reverse("games:play-enter"), {"token": token})
     page = client.get(reverse("games:play", args=[game.pk]))
     assert page.status_code == 200
     own = services.load_state(game).racks[0]
