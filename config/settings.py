@@ -396,7 +396,23 @@ LOGGING = {
 ASGI_APPLICATION = "config.asgi.application"
 CHANNEL_REDIS_URL = os.environ.get("CHANNEL_REDIS_URL", "")
 if CHANNEL_REDIS_URL:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                  "CONFIG": {"hosts": [CHANNEL_REDIS_URL], "capacity": 500, "expiry": 30}}}
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+
+    # Each process keeps a pool of connections to the layer's Redis. After
+    # Redis restarts, every pooled connection is dead: without a retry, the
+    # first command on one failed (the first socket after a restart was
+    # accepted, stayed silent and closed with 1011). A command that meets a
+    # dead connection, or none, is tried again on a new one (twice, 50-200
+    # ms apart; every layer command is safe to repeat: a group's member
+    # added twice is added once, a move's notice sent twice redraws nothing);
+    # a connection attempt gives up after a second. And a read waits 10 s:
+    # channels-redis waits for a socket's messages with BZPOPMIN for 5 s, and
+    # redis-py's default read timeout is 5 s too, so an idle socket's wait
+    # raced its own timeout and the socket was closed with 1011 after 5-16 s.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
+        "hosts": [{"address": CHANNEL_REDIS_URL, "socket_connect_timeout": 1, "socket_timeout": 10,
+                   "retry": Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)}],
+        "capacity": 500, "expiry": 30}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

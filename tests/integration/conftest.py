@@ -172,17 +172,21 @@ def broker(redis_server):
 
 @pytest.fixture
 def workers(broker, transactional_db, tmp_path):
-    """``workers(name, beat=False, **env)`` starts a worker on the private
-    Redis and the test database and waits until it is ready. Killed at
-    teardown, before the database is flushed."""
+    """``workers(name, beat=False, defaults=False, **env)`` starts a worker
+    on the private Redis and the test database and waits until it is
+    ready. Its message visibility timeout is 5 s and its sweep every 2 s,
+    unless ``defaults``: then every setting is the deployment's default.
+    Killed at teardown, before the database is flushed."""
     started: list[Worker] = []
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "PYTEST_"))}
-    base.update(DATABASE_URL=database_url(), CELERY_BROKER_URL=broker.url, CELERY_RESULT_BACKEND="",
-                CELERY_VISIBILITY_TIMEOUT="5", CELERY_RESTORE_INTERVAL="2", DB_CONN_MAX_AGE="0", LOG_LEVEL="WARNING",
+    base = {k: v for k, v in os.environ.items()
+            if not k.startswith(("CELERY_", "PYTEST_", "DB_", "GAMES_", "CHANNEL_"))}
+    base.update(DATABASE_URL=database_url(), CELERY_BROKER_URL=broker.url, LOG_LEVEL="WARNING",
                 PYTHONUNBUFFERED="1", DJANGO_SETTINGS_MODULE="config.settings")
+    quick = dict(CELERY_VISIBILITY_TIMEOUT="5", CELERY_RESTORE_INTERVAL="2")
 
-    def start(name: str, *, beat: bool = False, **env) -> Worker:
-        worker = Worker(name, {**base, **{k: str(v) for k, v in env.items()}}, tmp_path, beat=beat)
+    def start(name: str, *, beat: bool = False, defaults: bool = False, **env) -> Worker:
+        worker = Worker(name, {**base, **({} if defaults else quick), **{k: str(v) for k, v in env.items()}},
+                        tmp_path, beat=beat)
         started.append(worker)
         wait_for(worker.ready, 60, f"worker {name} to be ready", every=0.3, logs=[worker])
         return worker
