@@ -14,6 +14,7 @@ which takes its seconds like a real restart but is not waited for.
 
     .venv/bin/python bench/faults.py                  # 20 kills
     .venv/bin/python bench/faults.py --kills 5 --games 6
+    .venv/bin/python bench/faults.py --set CELERY_REQUEUE_IDLE=10 CELERY_REQUEUE_SECONDS=5   # the old defaults
 
 Prints each kill's recovery (the slowest game) and p50/p95/p100 over the
 kills. Aim (issue 29): p100 under 15 s.
@@ -65,7 +66,9 @@ def main() -> int:
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/tablekeeper_bench_faults")
     parser.add_argument("--kills", type=int, default=20)
     parser.add_argument("--games", type=int, default=4, help="games of AI seats kept in play")
-    parser.add_argument("--level", default="lookahead", help="the AI seats' level")
+    parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="settings' environment variables for the workers (default: none, the defaults)")
+    parser.add_argument("--level", default="strong", help="the AI seats' level")
     parser.add_argument("--timeout", type=float, default=120, help="the longest a game may stall before giving up")
     args = parser.parse_args()
     if args.kills < 1 or args.games < 1:
@@ -98,6 +101,7 @@ def main() -> int:
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("PYTEST_", "CELERY_", "DB_", "GAMES_", "CHANNEL_"))}
     env.update(DATABASE_URL=args.database, CELERY_BROKER_URL=broker, LOG_LEVEL="WARNING")
+    env.update(item.split("=", 1) for item in args.set)
     procs = []
     recoveries: list[float] = []
     try:
@@ -116,7 +120,7 @@ def main() -> int:
                 live[game.pk] = game.version
             return live
 
-        print(f"{args.kills} kills, {args.games} AI games in play, default settings; PostgreSQL {args.database}, "
+        print(f"{args.kills} kills, {args.games} AI games in play, settings: {' '.join(args.set) or 'the defaults'}; PostgreSQL {args.database}, "
               f"Redis {broker}; load average {os.getloadavg()[0]:.1f}", flush=True)
         for k in range(args.kills):
             in_play()
