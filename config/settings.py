@@ -385,6 +385,13 @@ LOGGING = {
 }
 
 
+# --- load shedding (config/shedding.py) -------------------------------------------
+# A web process refuses (503, Retry-After) a request that would wait longer
+# than this before Django starts on it, instead of queueing it; 0: never.
+SHED_DEADLINE_MS = env_int("SHED_DEADLINE_MS", 250)
+SHED_RETRY_AFTER = env_int("SHED_RETRY_AFTER", 1)
+
+
 # --- live pages (Django Channels) --------------------------------------------
 # The seat and replay pages get a push over a WebSocket when their game moves
 # on (games/consumers.py, docs/live.md). Served by an ASGI server (daphne,
