@@ -89,10 +89,10 @@ class Worker:
     """One ``celery -A config worker`` subprocess (solo pool: one process,
     so SIGKILL kills the task in hand too)."""
 
-    def __init__(self, name: str, env: dict, workdir: Path, beat: bool = False):
+    def __init__(self, name: str, env: dict, workdir: Path, beat: bool = False, pool: str = "solo"):
         self.name = name
         self.log = workdir / f"worker-{name}.log"
-        cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-l", "info",
+        cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", pool, "-c", "1", "-l", "info",
                "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         if beat:
             cmd += ["-B", "-s", str(workdir / f"beat-{name}")]
@@ -172,7 +172,7 @@ def broker(redis_server):
 
 @pytest.fixture
 def workers(broker, transactional_db, tmp_path):
-    """``workers(name, beat=False, defaults=False, **env)`` starts a worker
+    """``workers(name, beat=False, defaults=False, pool="solo", **env)`` starts a worker
     on the private Redis and the test database and waits until it is
     ready. Its message visibility timeout is 5 s and its sweep every 2 s,
     unless ``defaults``: then every setting is the deployment's default.
@@ -184,9 +184,9 @@ def workers(broker, transactional_db, tmp_path):
                 PYTHONUNBUFFERED="1", DJANGO_SETTINGS_MODULE="config.settings")
     quick = dict(CELERY_VISIBILITY_TIMEOUT="5", CELERY_RESTORE_INTERVAL="2")
 
-    def start(name: str, *, beat: bool = False, defaults: bool = False, **env) -> Worker:
+    def start(name: str, *, beat: bool = False, defaults: bool = False, pool: str = "solo", **env) -> Worker:
         worker = Worker(name, {**base, **({} if defaults else quick), **{k: str(v) for k, v in env.items()}},
-                        tmp_path, beat=beat)
+                        tmp_path, beat=beat, pool=pool)
         started.append(worker)
         wait_for(worker.ready, 60, f"worker {name} to be ready", every=0.3, logs=[worker])
         return worker
