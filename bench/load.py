@@ -65,15 +65,19 @@ async def run(bases: list[str], games: int, rate: float, seconds: float, setup: 
     base = bases[0]
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
         if not setup:
+            async def post(url, payload):  # the setup waits out a 503's Retry-After, as a client should
+                while True:
+                    async with http.post(url, json=payload) as r:
+                        if r.status != 503:
+                            return await r.json()
+                        await asyncio.sleep(float(r.headers.get("Retry-After", 1)))
+
             async def make():
-                async with http.post(f"{base}/api/games/", json={
-                        "variant": "sabra", "players": 4,
-                        "seats": [{"name": n} for n in ("Ann", "Ben", "Cleo", "Dan")]}) as r:
-                    body = await r.json()
+                body = await post(f"{base}/api/games/", {
+                    "variant": "sabra", "players": 4, "seats": [{"name": n} for n in ("Ann", "Ben", "Cleo", "Dan")]})
                 tokens = []
                 for i in range(4):
-                    async with http.post(f"{base}/api/games/{body['id']}/seats/{i}/", json={}) as r:
-                        tokens.append((await r.json())["token"])
+                    tokens.append((await post(f"{base}/api/games/{body['id']}/seats/{i}/", {}))["token"])
                 return body["id"], tokens
             made = await asyncio.gather(*(make() for _ in range(games)))
             setup["seats"] = [{"game": gid, "index": i, "token": t, "version": 1, "to_move": None,
