@@ -7,6 +7,7 @@ kills every process started here."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -104,6 +105,14 @@ class Worker:
         if self.proc.poll() is not None:
             pytest.fail(f"worker {self.name} exited with {self.proc.returncode}\n{self.tail()}")
         return b" ready." in self.log.read_bytes()
+
+    def holds_a_task(self, topic: str = "games.ai_move") -> bool:
+        """Whether the worker has received a ``topic`` task it has not
+        finished (by its log): killed now, it loses that message."""
+        text = self.log.read_text(errors="replace")
+        received = re.findall(rf"Task {re.escape(topic)}\[([0-9a-f-]+)\] received", text)
+        done = set(re.findall(rf"Task {re.escape(topic)}\[([0-9a-f-]+)\] (?:succeeded|raised|retry)", text))
+        return any(task not in done for task in received)
 
     def kill(self, sig=signal.SIGKILL) -> None:
         if self.proc.poll() is None:

@@ -36,6 +36,9 @@ def test_a_killed_worker_and_a_redis_outage_lose_nothing(workers, wait, broker):
 
     victim = workers("victim", defaults=True)  # alone at first: the message it holds at the kill is lost
     games = [ai_game(rules={"rack_size": 10}) for _ in range(3)]
+    # a game whose AI seats think a little, so that the kill can land mid-move
+    games.append(services.game_create(variant="sabra", players=2, rules={"rack_size": 10}, seats=[
+        {"name": f"Deep {i}", "kind": "ai", "ai_level": "strong"} for i in range(2)]))
     club = Club.objects.create(name="Fault club")
     tournament = Tournament.objects.create(name="Fault night", club=club, rounds=1, table_size=3,
                                            ai_level="random", rules={"rack_size": 8})
@@ -47,6 +50,7 @@ def test_a_killed_worker_and_a_redis_outage_lose_nothing(workers, wait, broker):
     # --- kill -9 a worker with games in flight -------------------------------------------
     wait(lambda: b"games.ai_move" in victim.log.read_bytes() and
          Event.objects.filter(game__in=games, type="MoveRecorded").count() >= 6, 120, "the victim to play")
+    wait(victim.holds_a_task, 120, "the victim to hold an AI move's message", every=0.002)
     victim.kill(signal.SIGKILL)
     killed_at = time.monotonic()
     at_kill = dict(Game.objects.filter(status=Game.Status.IN_PROGRESS).values_list("pk", "version"))  # every game in flight
