@@ -355,6 +355,11 @@ CELERY_BEAT_SCHEDULE = {
                               "schedule": float(env_int("CELERY_REQUEUE_SECONDS", 2)),
                               "kwargs": {"idle_seconds": env_int("CELERY_REQUEUE_IDLE", 5),
                                          "dispute_idle_seconds": env_int("CELERY_DISPUTE_REQUEUE_IDLE", 120)}},
+    # a checkpoint of every stream's head (games/checkpoints.py; nothing is
+    # written when no stream moved since the last one)
+    "games-checkpoint": {"task": "games.checkpoint",
+                         "schedule": float(env_int("CELERY_CHECKPOINT_SECONDS", 3600)),
+                         "kwargs": {"reason": "beat"}},
     "league-redrive": {"task": "league.redrive",
                        "schedule": float(env_int("CELERY_REDRIVE_SECONDS", 5)),
                        "kwargs": {"idle_seconds": env_int("CELERY_REDRIVE_IDLE", 10)}},

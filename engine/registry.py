@@ -42,3 +42,16 @@ def find_variant(name: str):
                 return cls
     known = ", ".join(sorted(c.variant for c in VARIANTS)) or "none"
     raise RuleOptionError(f"unknown variant {name!r} (known: {known})")
+
+
+def analyser_for(variant: str):
+    """The post-game analyser of a variant's family: the module-level
+    ``analyse(source) -> engine.analysis.GameAnalysis`` of
+    ``engine/<family>/analysis.py``, imported when first asked for.
+
+    :raises RuleOptionError: no such variant.
+    """
+    import importlib
+
+    cls = find_variant(variant)
+    return importlib.import_module(f"{__package__}.{cls.family}.analysis").analyse

@@ -2,8 +2,8 @@
 
 from django.contrib import admin, messages
 
-from .audit import audit_game
-from .models import AuditVerdict, Event, Game, OutboxMessage, Seat, Snapshot
+from .audit import AuditRace, audit_game
+from .models import AuditVerdict, Checkpoint, Event, Game, OutboxMessage, Seat, Snapshot
 
 
 class ReadOnlyMixin:
@@ -43,7 +43,11 @@ class VerdictInline(ReadOnlyMixin, admin.TabularInline):
 def audit_selected(modeladmin, request, queryset):
     bad = 0
     for game in queryset:
-        verdict = audit_game(game)
+        try:
+            verdict = audit_game(game)
+        except AuditRace as exc:
+            modeladmin.message_user(request, f"game {game.pk}: not judged: {exc}", messages.WARNING)
+            continue
         if not verdict.ok:
             bad += 1
             modeladmin.message_user(request, str(verdict), messages.ERROR)
@@ -82,6 +86,19 @@ class EventAdmin(ReadOnlyMixin, admin.ModelAdmin):
 class AuditVerdictAdmin(ReadOnlyMixin, admin.ModelAdmin):
     list_display = ("game", "ok", "events_checked", "first_bad_version", "problem", "checked_at")
     list_filter = ("ok",)
+
+
+@admin.register(Checkpoint)
+class CheckpointAdmin(ReadOnlyMixin, admin.ModelAdmin):
+    """Read-only; staff download the newest as a file from
+    ``/api/checkpoints/latest/`` (docs/security.md)."""
+
+    list_display = ("seq", "created_at", "reason", "streams", "hash")
+    fields = ("seq", "created_at", "reason", "prev_hash", "hash", "signature", "heads")
+
+    @admin.display(description="streams")
+    def streams(self, obj):
+        return len(obj.heads)
 
 
 @admin.register(OutboxMessage)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -13,15 +16,16 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from engine.errors import EngineError
 
-from . import ai_seats, selectors, services
+from . import ai_seats, checkpoints, receipts, selectors, services
 from .api_limits import ScopedRateThrottle
-from .audit import audit_game
+from .audit import AuditRace, audit_game, verdict_in_force
 from .errors import GameServiceError, NotVisible, NotYourSeat
 from .eventstore import ConcurrencyConflict
-from .models import Game, Seat
+from .models import Checkpoint, Game, Seat
 from .serializers import (ComposeInSerializer, ComposeOutSerializer, ErrorSerializer, EventOutSerializer, GameCreateSerializer, GameSummarySerializer,
-                          MoveInSerializer, MoveOutSerializer, SeatTakeSerializer, SeatTokenSerializer,
-                          TimeoutInSerializer, VerdictSerializer, ViewSerializer)
+                          MoveInSerializer, MoveOutSerializer, ReceiptCheckSerializer, ReceiptSerializer,
+                          SeatTakeSerializer, SeatTokenSerializer, TimeoutInSerializer, VerdictSerializer,
+                          ViewSerializer)
 
 # Every error is {"error", "detail"} JSON: 400 bad input (a body over the
 # size or depth limits included), 401 a bad credential, 403 not allowed,
@@ -101,6 +105,13 @@ class GameListCreate(APIView):
                                     seats=v.get("seats"), deal=v.get("deal"), first=v["first"],
                                     title=v["title"], actor=_actor(request), training=v["training"])
         return Response(selectors.game_summary(game), status=status.HTTP_201_CREATED)
+
+
+def _move_answer(game_id: int, result: services.MoveResult) -> Response:
+    """A recorded move's answer, with the signed receipt of the new head."""
+    answer = {**dataclasses.asdict(result),
+              "receipt": receipts.receipt(game_id, result.version, result.head_hash)}
+    return Response(MoveOutSerializer(answer).data, status=status.HTTP_201_CREATED)
 
 
 def _actor(request) -> str:
@@ -211,7 +222,7 @@ class MoveSubmit(APIView):
             raise NotYourSeat("send your seat credential: 'Authorization: Seat <token>'", "no-credential")
         result = services.game_record_move(game=game.pk, move=v["move"], expected_version=v["expected_version"],
                                            seat=acting, actor=_actor(request))
-        return Response(MoveOutSerializer(result).data, status=status.HTTP_201_CREATED)
+        return _move_answer(game.pk, result)
 
 
 class TurnCompose(APIView):
@@ -259,7 +270,7 @@ class TurnTimeout(APIView):
             raise NotYourSeat("only a seat of this game (or staff) may claim a timeout", "no-credential")
         result = services.game_claim_timeout(game=game.pk, expected_version=data.validated_data["expected_version"],
                                              actor=_actor(request))
-        return Response(MoveOutSerializer(result).data, status=status.HTTP_201_CREATED)
+        return _move_answer(game.pk, result)
 
 
 class GameEvents(APIView):
@@ -301,21 +312,67 @@ class GameAudit(APIView):
     @extend_schema(request=None, responses={200: VerdictSerializer, **ERRORS},
                    summary="Audit the game now (finished games; staff: any game)",
                    description="Staff audit any game and store a new verdict each time. Anyone else "
-                               "may ask for a finished game: the verdict stored for the stream as it "
-                               "stands is answered, and a new one is stored only when there is none.")
+                               "may ask for a finished game: the stored verdict is answered only while "
+                               "it was made from exactly the stream, rows and kept heads there are "
+                               "now (a keyed digest of them all); otherwise the game is audited again "
+                               "and the new verdict stored. 409 `audit-race` if the game moved on "
+                               "during every read (nothing stored).")
     def post(self, request, game_id: int):
         game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
         staff = _is_staff(request)
         if not (game.is_over or staff):
             raise NotVisible(f"game {game.pk} is not over: only staff audit a game in play")
         if not staff:
-            stored = selectors.latest_verdict(game)
-            if stored is not None and stored.events_checked == game.events.count():
+            stored = verdict_in_force(game)
+            if stored is not None:
                 return Response(VerdictSerializer(stored).data)
         throttle = ScopedRateThrottle()
         self.throttle_scope = self.audit_scope
         if not throttle.allow_request(request, self):
             self.throttled(request, throttle.wait())
-        verdict = audit_game(game)
-        return Response({"game": verdict.game_id, "ok": verdict.ok, "events_checked": verdict.events_checked,
-                         "first_bad_version": verdict.first_bad_version, "problem": verdict.problem})
+        try:
+            verdict = audit_game(game)
+        except AuditRace as exc:
+            return Response({"error": "audit-race", "detail": str(exc)}, status=status.HTTP_409_CONFLICT)
+        fields = ("ok", "events_checked", "first_bad_version", "problem", "head_version", "head_hash",
+                  "checkpoint_seq")
+        return Response({"game": verdict.game_id, **{f: getattr(verdict, f) for f in fields}})
+
+
+class ReceiptVerify(APIView):
+    """Anyone holding a head receipt (a move's answer, the seat's view, a
+    socket frame) asks whether the stream still has that event with that
+    hash."""
+
+    @extend_schema(request=ReceiptSerializer, responses={200: ReceiptCheckSerializer, **ERRORS},
+                   summary="Check a head receipt against the stream",
+                   description="200 with `ok: true` when the receipt's event is in the stream with its "
+                               "hash; `ok: false` naming the missing tail (`events 34..37 are missing: "
+                               "the stream ends at 33`) or the changed event. 400 `bad-receipt` for a "
+                               "receipt that is malformed, of another game, or not signed by this "
+                               "server.")
+    def post(self, request, game_id: int):
+        game = get_object_or_404(Game.objects.only("id"), pk=game_id)
+        try:
+            check = receipts.verify(game.pk, request.data)
+        except receipts.BadReceipt as exc:
+            raise GameServiceError(str(exc), "bad-receipt") from None
+        return Response(ReceiptCheckSerializer(check).data)
+
+
+class CheckpointLatest(APIView):
+    """Staff: the newest checkpoint as a file to keep off the server."""
+
+    @extend_schema(responses={(200, "application/json"): dict, **ERRORS},
+                   summary="Staff: download the newest checkpoint of every stream's head")
+    def get(self, request):
+        if not _is_staff(request):
+            raise PermissionDenied("only staff download checkpoints")
+        row = Checkpoint.objects.order_by("-seq").first()
+        if row is None:
+            return Response({"error": "no-checkpoint", "detail": "no checkpoint has been written yet: "
+                                                                 "manage.py checkpoint writes one"}, status=404)
+        response = HttpResponse(json.dumps(checkpoints.export(row), indent=1), content_type="application/json")
+        response["Content-Disposition"] = f'attachment; filename="checkpoint-{row.seq}.json"'
+        response["Cache-Control"] = "no-store"
+        return response

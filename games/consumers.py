@@ -11,9 +11,11 @@ sent one frame, read for this socket from the database::
     {"type": "view", "game": 12, "version": 37, "seat": 1 | null,
      "view": {...the engine's view for that seat...},
      "recent": [{"version": 36, "seat": 0, "move": "draw"}, ...],
-     "clock": {...the running turn clock...} | null}
+     "clock": {...the running turn clock...} | null,
+     "receipt": {"game": 12, "version": 37, "hash": "...", "hmac": "..."}}
 
-so a frame never holds another seat's rack, the pool's order or the seed
+(``receipt``: the signed head receipt of that version, :mod:`games.receipts`,
+which the page keeps), so a frame never holds another seat's rack, the pool's order or the seed
 before the engine's own view reveals them at the end. A seat whose
 credential was reissued or revoked is closed (4403) at its next frame.
 The client sends nothing; whatever it sends is ignored.
@@ -34,6 +36,7 @@ from . import selectors
 from .lru import LRU
 from .models import Game
 from .push import group_name
+from .receipts import receipt_at
 from .seat_session import seat_in_session
 from .services import load_state, turn_clock
 
@@ -67,7 +70,7 @@ class _FrameParts:
             return None
         state = load_state(game)
         parts = {"game": game, "state": state, "recent": selectors.recent_moves(game),
-                 "clock": turn_clock(game, state)}
+                 "clock": turn_clock(game, state), "receipt": receipt_at(game.pk, game.version)}
         self._entries.put(game_id, ((game.created_at, game.version), parts))
         return parts
 
@@ -86,7 +89,8 @@ def frame_for(game_id: int, seat_index: int | None) -> dict[str, Any] | None:
         started = datetime.fromisoformat(clock["started_at"])
         clock = {**clock, "left": round(max(0.0, clock["seconds"] - (timezone.now() - started).total_seconds()), 1)}
     return {"type": "view", "game": game.pk, "version": game.version, "seat": seat_index,
-            "view": parts["state"].view(seat_index), "recent": parts["recent"], "clock": clock}
+            "view": parts["state"].view(seat_index), "recent": parts["recent"], "clock": clock,
+            "receipt": parts["receipt"]}
 
 
 class _GameSocket(AsyncJsonWebsocketConsumer):

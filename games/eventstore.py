@@ -169,6 +169,13 @@ def anchor_key() -> bytes:
     return key.encode("utf-8")
 
 
+def subkey(label: str) -> bytes:
+    """A key of its own for ``label`` (head receipts, checkpoints), derived
+    from :func:`anchor_key` by HMAC: what is signed under one purpose is
+    never valid under another (an anchor is never a receipt)."""
+    return hmac.new(anchor_key(), b"tablekeeper/" + label.encode("ascii"), hashlib.sha256).digest()
+
+
 def anchor(digest: str) -> str:
     """The anchor of an event whose hash is ``digest``: HMAC-SHA256 of the
     hash under :func:`anchor_key`."""

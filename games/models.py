@@ -12,6 +12,7 @@
 - :class:`Seat`: a seat of a game and the hash of its credential.
 - :class:`OutboxMessage`: tasks to send once the transaction commits.
 - :class:`AuditVerdict`: the result of auditing a stream.
+- :class:`Checkpoint`: a signed, chained record of every stream's head.
 """
 
 from __future__ import annotations
@@ -230,12 +231,45 @@ class AuditVerdict(models.Model):
     first_bad_version = models.PositiveIntegerField(null=True, blank=True)
     problem = models.TextField(blank=True)
     checked_at = models.DateTimeField(auto_now_add=True)
+    # What the verdict was made from: the stream's head, the newest
+    # checkpoint, and a keyed digest of every input (each event's content,
+    # hashes and anchor, the game and seat rows, the kept seed, the
+    # checkpoint, the league's recorded heads). A stored verdict is answered
+    # again only while the inputs give the same digest (games.audit).
+    head_version = models.PositiveIntegerField(null=True, blank=True)
+    head_hash = models.CharField(max_length=64, blank=True)
+    checkpoint_seq = models.PositiveIntegerField(null=True, blank=True)
+    fingerprint = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["-checked_at", "-id"]
 
     def __str__(self) -> str:
         return "clean" if self.ok else f"bad at event {self.first_bad_version}: {self.problem}"
+
+
+class Checkpoint(AppendOnlyModel):
+    """A signed tree head, in the spirit of Certificate Transparency: every
+    stream's head (``heads``: ``{"<game id>": [version, hash]}``) at one
+    moment, chained to the checkpoint before (``prev_hash``) and signed
+    (``signature``: an HMAC of ``hash`` under a key derived from
+    ``GAMES_ANCHOR_KEY``). Written by :mod:`games.checkpoints`."""
+
+    seq = models.PositiveIntegerField(unique=True)
+    created_at = models.DateTimeField()
+    reason = models.CharField(max_length=200, blank=True)
+    heads = models.JSONField()
+    prev_hash = models.CharField(max_length=64)
+    hash = models.CharField(max_length=64)
+    signature = models.CharField(max_length=64)
+
+    append_only_noun = "checkpoints"
+
+    class Meta:
+        ordering = ["-seq"]
+
+    def __str__(self) -> str:
+        return f"checkpoint #{self.seq} ({len(self.heads)} streams)"
 
 
 # --- workers: disputes, task states, final standings ---------------------------

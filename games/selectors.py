@@ -17,6 +17,7 @@ from . import eventstore as es
 from .errors import NotVisible
 from .lru import LRU
 from .models import AuditVerdict, Game, Seat
+from .receipts import receipt_at
 from .services import clock_of, clock_running, load_state
 
 
@@ -66,7 +67,9 @@ def game_summary(game: Game) -> dict[str, Any]:
 def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """``{"game", "version", "seat", "view"}`` with ``view`` the engine's
     ``view(seat)`` at the game's current version (``seat=None``: public),
-    and ``clock``, the running turn clock (:func:`games.services.turn_clock`).
+    ``clock``, the running turn clock (:func:`games.services.turn_clock`),
+    and ``receipt``, the signed head receipt of that version
+    (:mod:`games.receipts`).
 
     A seat's view at a version never changes (the stream up to a version
     never does), so views are kept per process by game, version and seat
@@ -80,11 +83,11 @@ def game_view(game: Game, seat: int | None) -> dict[str, Any]:
         except es.ConcurrencyConflict:  # read without its state, and moved on since: read it whole
             game = Game.objects.get(pk=game.pk)
             state = load_state(game)
-        held = (state.view(seat), clock_of(game, state))
+        held = (state.view(seat), clock_of(game, state), receipt_at(game.pk, game.version))
         VIEWS.put((game.pk, game.created_at, game.version, seat), held)
-    view, clock = held
+    view, clock, receipt = held
     return {"game": game.pk, "version": game.version, "seat": seat, "status": game.status,
-            "view": view, "clock": clock_running(game, clock)}
+            "view": view, "clock": clock_running(game, clock), "receipt": receipt}
 
 
 # the last views built in this process: (game id, created at (so that a

@@ -55,6 +55,22 @@ class SeatTokenSerializer(serializers.Serializer):
     token = serializers.CharField(help_text="send as 'Authorization: Seat <token>'; shown only once")
 
 
+class ReceiptSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField(min_value=1)
+    hash = serializers.CharField(help_text="the hash of the stream's event at this version")
+    hmac = serializers.CharField(help_text="the server's signature of game, version and hash")
+
+
+class ReceiptCheckSerializer(serializers.Serializer):
+    game = serializers.IntegerField()
+    version = serializers.IntegerField()
+    ok = serializers.BooleanField(help_text="the receipt's event is in the stream with its hash")
+    stream_version = serializers.IntegerField(help_text="the stream's last event now")
+    first_bad_version = serializers.IntegerField(allow_null=True)
+    problem = serializers.CharField(allow_blank=True, help_text="the missing tail or the changed event")
+
+
 class ViewSerializer(serializers.Serializer):
     game = serializers.IntegerField()
     version = serializers.IntegerField()
@@ -63,6 +79,7 @@ class ViewSerializer(serializers.Serializer):
     view = serializers.DictField(help_text="the engine's view for this seat")
     clock = serializers.DictField(allow_null=True, help_text="the running turn clock: seat on turn, seconds, "
                                   "started_at, seconds left; null without one")
+    receipt = ReceiptSerializer(allow_null=True, help_text="the signed head receipt of this version: keep it")
 
 
 class MoveInSerializer(serializers.Serializer):
@@ -81,6 +98,7 @@ class MoveOutSerializer(serializers.Serializer):
     penalty_for = serializers.CharField(allow_null=True)
     rule = serializers.CharField(allow_null=True)
     message = serializers.CharField(allow_blank=True)
+    receipt = ReceiptSerializer(help_text="the signed head receipt of the new version: keep it")
 
 
 class EventOutSerializer(serializers.Serializer):
@@ -98,6 +116,9 @@ class VerdictSerializer(serializers.Serializer):
     events_checked = serializers.IntegerField()
     first_bad_version = serializers.IntegerField(allow_null=True)
     problem = serializers.CharField(allow_blank=True)
+    head_version = serializers.IntegerField(allow_null=True, help_text="the stream's last event judged")
+    head_hash = serializers.CharField(allow_blank=True)
+    checkpoint_seq = serializers.IntegerField(allow_null=True, help_text="the newest checkpoint then")
 
 
 class ErrorSerializer(serializers.Serializer):

@@ -279,6 +279,7 @@ class MoveResult:
     penalty_for: str | None = None
     rule: str | None = None
     message: str = ""
+    head_hash: str = ""  # the hash of the stream's event ``version`` (its head receipt's)
 
 
 def game_record_move(*, game: Game | int, move: str, expected_version: int,
@@ -408,7 +409,7 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
     return MoveResult(version=new_version, move=payload["move"], outcome=payload["outcome"],
                       game_over=state.is_over, penalty_for=refused["move"] if refused else None,
                       rule=refused["rule"] if refused else None,
-                      message=refused["message"] if refused else "")
+                      message=refused["message"] if refused else "", head_hash=rows[-1].hash)
 
 
 # the turn clock: how late a claim may come early (a browser's clock and

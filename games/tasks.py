@@ -12,7 +12,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import DatabaseError, InterfaceError, OperationalError
 
-from . import ai_seats, disputes, outbox
+from . import ai_seats, checkpoints, disputes, outbox
 
 # Errors worth retrying: the database or the broker was away for a moment.
 RETRY_ON = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
@@ -45,6 +45,15 @@ def drain_outbox() -> dict:
     or ``manage.py drain_outbox``, after the broker was away)."""
     report = outbox.drain()
     return {"sent": report.sent, "failed": report.failed, "pending": outbox.pending_count()}
+
+
+@shared_task(name=checkpoints.TASK, **RETRY)
+def checkpoint(reason: str = "beat") -> dict:
+    """Write a checkpoint of every stream's head (nothing when no stream
+    moved since the last one): periodically with celery beat, and when a
+    round closes."""
+    row = checkpoints.checkpoint_write(reason=reason)
+    return {"seq": row.seq if row else None, "streams": len(row.heads) if row else 0}
 
 
 @shared_task(name="games.requeue_stalled", **RETRY)

@@ -386,7 +386,7 @@ def play(request, game_id: int):
         "drawing": draw_board(view["view"], None, summary["seats"], own_seat=seat.index),
         "recent": [{**m, "name": names.get(m["seat"], "")} for m in selectors.recent_moves(game)],
         "error": error, "move": move, "moved": moved if moved.isdigit() else "",
-        "my_turn": my_turn,
+        "my_turn": my_turn, "receipt": view["receipt"],
     }, status=status))
 
 

@@ -14,3 +14,6 @@ class LeagueConfig(AppConfig):
         # with the app so a web process in eager mode knows them too. (The
         # games app loads its own tasks; it never imports the league.)
         import_module("league.tasks")
+        # the result stream keeps each finished game's head: the games
+        # audit checks the stream against it (league.witness)
+        import_module("league.witness")

@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 RESULT_TASK = "league.record_result"
 STANDINGS_TASK = "league.final_standings"
 AUTOPLAY_TASK = "league.autoplay"
+CHECKPOINT_TASK = "games.checkpoint"
 
 
 def standings_key(tournament_id: int, round_number: int) -> str:
@@ -69,7 +70,8 @@ def queue_result(game: Game, events):
 @receiver(post_save, sender=Round, dispatch_uid="league.handlers.queue_final_standings")
 def queue_final_standings(sender, instance: Round, update_fields=None, **kwargs) -> None:
     """A round saved as closed queues its final standings (and the next
-    autoplay step), in the transaction that closed it."""
+    autoplay step, and a checkpoint of every stream's head), in the
+    transaction that closed it."""
     if instance.status != Round.Status.CLOSED:
         return
     if update_fields is not None and "status" not in update_fields:
@@ -77,6 +79,9 @@ def queue_final_standings(sender, instance: Round, update_fields=None, **kwargs)
     key = standings_key(instance.tournament_id, instance.number)
     task_waiting(key, STANDINGS_TASK)
     outbox.enqueue(STANDINGS_TASK, [instance.tournament_id, instance.number])
+    # a checkpoint of every stream's head, at least once a round (games.checkpoints)
+    outbox.enqueue(CHECKPOINT_TASK, [], {"reason": f"tournament {instance.tournament_id} round "
+                                                   f"{instance.number} closed"})
     if TaskRun.objects.filter(key=autoplay_key(instance.tournament_id),
                               status__in=[TaskState.WAITING, TaskState.RUNNING]).exists():
         outbox.enqueue(AUTOPLAY_TASK, [instance.tournament_id])

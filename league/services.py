@@ -21,6 +21,7 @@ from django.utils import timezone
 
 from games.ai_seats import AISeatError, ai_seats_play, available_levels, default_level
 from games.errors import GameServiceError
+from games.models import Event
 from games.services import game_create
 
 from . import manager, selectors
@@ -430,8 +431,11 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
     tournament = game.table.round.tournament
     if tournament.family == "american" and tournament.variant != "american" and top <= 0:
         winners = []   # International: a winner scores 100 or more; here the stacks ran out
+    # the stream's head as recorded with the result: the games audit checks
+    # that the stream still reaches it (league.witness)
+    head = Event.objects.filter(game=stream, version=stream.version).values_list("hash", flat=True).first()
     payload = {"source": "moves", "stream": stream.pk, "stream_version": stream.version,
-               "scores": scores, "raw_scores": raw, "winners": winners}
+               "stream_hash": head or "", "scores": scores, "raw_scores": raw, "winners": winners}
     return result_append(game=game, payload=payload, actor=actor, correction=correction)
 
 

@@ -10,9 +10,29 @@
  *           page catches up within a second once it is false again)
  *   onFrame (frame) -> true when the page drew the frame itself; otherwise
  *           the page is reloaded to its clean address
+ *
+ * tablekeeperReceipts.keep(receipt) keeps the newest signed head receipt of
+ * each game ({game, version, hash, hmac}: every frame, move answer and seat
+ * page carries one) in localStorage under "tablekeeper.receipt.<game>";
+ * tablekeeperReceipts.get(game) reads it back. Anyone holding it can later
+ * ask POST /api/games/<game>/verify-receipt/ whether the club's stream
+ * still has that event (docs/security.md).
  */
 (function () {
   "use strict";
+  window.tablekeeperReceipts = {
+    keep: function (receipt) {
+      if (!receipt || typeof receipt.game !== "number" || typeof receipt.version !== "number") return;
+      try {
+        var key = "tablekeeper.receipt." + receipt.game;
+        var held = JSON.parse(window.localStorage.getItem(key) || "null");
+        if (!held || !(held.version > receipt.version)) window.localStorage.setItem(key, JSON.stringify(receipt));
+      } catch (e) { /* storage off or full: the receipt is only not kept */ }
+    },
+    get: function (game) {
+      try { return JSON.parse(window.localStorage.getItem("tablekeeper.receipt." + game) || "null"); } catch (e) { return null; }
+    }
+  };
   // the reader's language (the page's /jsi18n/ catalogue), else English
   function _(text) { return typeof window.gettext === "function" ? window.gettext(text) : text; }
   window.tablekeeperLive = function (opts) {
@@ -70,6 +90,7 @@
       socket.onmessage = function (event) {
         var frame = JSON.parse(event.data);
         if (!framed) { framed = true; ceiling = BASE; stopPolling(); show("open", _("Live")); }
+        if (frame.receipt) window.tablekeeperReceipts.keep(frame.receipt);
         if (frame.type === "view") newer(frame.version, frame);
       };
       socket.onclose = function (event) {

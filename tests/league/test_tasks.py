@@ -79,7 +79,8 @@ def test_closing_a_round_in_the_admin_queues_its_standings(make_tournament):
         services.result_record_score_sheet(game=game, racks=["", "R5 K5", "B13"])
     services.round_close(round=rnd)
     topics = list(outbox.OutboxMessage.objects.filter(status="pending").values_list("topic", "args"))
-    assert topics == [(handlers.STANDINGS_TASK, [tournament.pk, 1])]
+    # the standings, and a checkpoint of every stream's head (once a round)
+    assert topics == [(handlers.STANDINGS_TASK, [tournament.pk, 1]), (handlers.CHECKPOINT_TASK, [])]
     assert TaskRun.objects.get(key=handlers.standings_key(tournament.pk, 1)).status == "waiting"
     outbox.drain()
     assert TaskRun.objects.get(key=handlers.standings_key(tournament.pk, 1)).status == "done"

@@ -21,10 +21,13 @@ def _frozen(rack, okey: int) -> tuple[tuple[int, ...], int]:
     return tuple(counts), wilds
 
 
-def cover(rack, okey: int, rules) -> int:
+def cover(rack, okey: int, rules, extra_wilds: int = 0) -> int:
     """The most tiles of ``rack`` in complete melds (or in pairs, with
-    seven pairs on, whichever is more)."""
+    seven pairs on, whichever is more). ``extra_wilds`` adds that many
+    okeys to the rack (a tile changed for whatever a meld needs: the
+    analysis's distance to a win, :mod:`engine.okey.analysis`)."""
     counts, wilds = _frozen(rack, okey)
+    wilds += extra_wilds
     best = _cover(counts, wilds)
     if rules.seven_pairs:
         pairs = sum(n // 2 for n in counts)

@@ -133,6 +133,7 @@
             sending = false;
             root.dataset.sending = "0";
             if (res.ok) {
+              if (window.tablekeeperReceipts) window.tablekeeperReceipts.keep(res.body.receipt);
               root.dataset.sent = String(res.body.version);
               window.location.replace(window.location.pathname);
               return;
