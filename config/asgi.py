@@ -57,7 +57,7 @@ class OneHopASGIHandler(ASGIHandler):
         try:
             return self.get_response(request)
         finally:
-            SHEDDER.served(time.monotonic() - started)
+            SHEDDER.served(time.monotonic() - started, beside=SHEDDER.in_hand)
 
 
 django_application = OneHopASGIHandler()
@@ -73,7 +73,7 @@ if settings.DEBUG:  # the embedded default serves its own static files, as runse
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     http = ASGIStaticFilesHandler(django_application)
-http = ShedLoadMiddleware(http, SHEDDER)
+http = ShedLoadMiddleware(http, SHEDDER, exempt=("/" + settings.STATIC_URL.lstrip("/"),))
 
 application = ProtocolTypeRouter({
     "http": http,

@@ -9,7 +9,10 @@ instead of being queued, when it would wait past ``SHED_DEADLINE_MS``
 (default 250 ms) before Django starts on it:
 
 - on arrival, the wait is predicted as the requests already in the process
-  times the recent time Django took for one (a moving average): a request
+  times the recent CPU time Django took for one (a moving average of each
+  request's time divided by the requests running beside it: Django runs
+  each request on its own thread, and the threads share one interpreter,
+  so n requests in hand each take about n times their own cost): a request
   predicted to wait too long is refused at once, before it costs anything;
 - when Django's thread picks a request up, the time it actually waited is
   known: one that waited past the deadline is refused then, without running
@@ -17,7 +20,9 @@ instead of being queued, when it would wait past ``SHED_DEADLINE_MS``
   delay the next).
 
 The WebSockets are not touched: a socket is one long connection, and its
-frames are the cheapest way a page has to follow a game. ``SHED_DEADLINE_MS=0``
+frames are the cheapest way a page has to follow a game. Nor are static
+files (``STATIC_URL``): a page asks for a dozen at once, they cost next to
+nothing, and a page missing its scripts is worse than a slow one. ``SHED_DEADLINE_MS=0``
 switches shedding off. A balancer in front (``bin/serve``: haproxy with a
 per-process ``maxconn`` and ``timeout queue``) does the same across
 processes; this keeps one process honest on its own.
@@ -52,11 +57,13 @@ class Shedder:
     def waited_too_long(self, waited: float) -> bool:
         return 0 < self.deadline < waited
 
-    def served(self, seconds: float) -> None:
-        """Django took ``seconds`` for one request (an exponential moving
-        average over about the last 20)."""
+    def served(self, seconds: float, beside: int = 1) -> None:
+        """Django took ``seconds`` for one request while ``beside`` requests
+        were in hand (its own share: ``seconds / beside``; an exponential
+        moving average over about the last 20)."""
+        sample = seconds / max(1, beside)
         with self._lock:
-            self.service += (seconds - self.service) * 0.05
+            self.service += (sample - self.service) * 0.05
 
     async def refuse(self, send) -> None:
         self.refused += 1
@@ -72,12 +79,13 @@ class ShedLoadMiddleware:
     Stamps each admitted request's arrival in its scope
     (``tablekeeper.arrived``) for the handler's second check."""
 
-    def __init__(self, app, shedder: Shedder):
+    def __init__(self, app, shedder: Shedder, exempt: tuple[str, ...] = ()):
         self.app = app
         self.shedder = shedder
+        self.exempt = tuple(p for p in exempt if p and p != "/")
 
     async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
+        if scope["type"] != "http" or scope.get("path", "").startswith(self.exempt):
             return await self.app(scope, receive, send)
         shedder = self.shedder
         if not shedder.admit():

@@ -68,3 +68,31 @@ def test_no_deadline_sheds_nothing(shedder):
     shedder.deadline = 0
     shedder.in_hand = 10_000
     assert _request("/api/games/")[0] == 200
+
+
+def test_static_files_are_never_shed(shedder):
+    """A page asks for its scripts all at once: refusing them would leave a
+    page without its live updates, for next to no saving."""
+    shedder.in_hand = 10_000
+    assert any(p.startswith("/static/") for p in _middleware().exempt)
+    assert _request("/static/games/live.js")[0] != 503
+    assert _request("/api/games/")[0] == 503
+
+
+def test_a_requests_share_of_the_time_is_its_time_over_the_requests_beside_it():
+    from config.shedding import Shedder
+
+    alone, crowded = Shedder(0.25, initial_service=0.0), Shedder(0.25, initial_service=0.0)
+    for _ in range(200):
+        alone.served(0.004, beside=1)
+        crowded.served(0.040, beside=10)  # ten threads sharing the interpreter: ten times as long each
+    assert abs(alone.service - crowded.service) < 1e-6
+
+
+def _middleware():
+    from config.asgi import application
+    from config.shedding import ShedLoadMiddleware
+
+    http = application.application_mapping["http"]
+    assert isinstance(http, ShedLoadMiddleware)
+    return http
