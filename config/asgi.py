@@ -37,6 +37,11 @@ class OneHopASGIHandler(ASGIHandler):
     ``request_finished`` run on it)."""
 
     def __init__(self):
+        from games.charsets import ASGIRequest
+
+        # requests that never decode with a charset outside the allow-list
+        # (games/charsets.py): Django adopts one before any middleware runs
+        self.request_class = ASGIRequest
         BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
 
@@ -74,6 +79,29 @@ if settings.DEBUG:  # the embedded default serves its own static files, as runse
 
     http = ASGIStaticFilesHandler(django_application)
 http = ShedLoadMiddleware(http, SHEDDER, exempt=("/" + settings.STATIC_URL.lstrip("/"),))
+
+try:
+    from daphne import http_protocol as daphne_http
+except ImportError:  # pragma: no cover - served by another ASGI server
+    daphne_http = None
+
+
+if daphne_http is not None and not getattr(daphne_http.WebRequest, "forms_left_to_django", False):
+    class WebRequest(daphne_http.WebRequest):
+        """daphne's request without Twisted's own form parsing. Twisted
+        parses every form POST's body into request arguments (which daphne
+        never reads) before Django sees the request, and answers a
+        multipart body it cannot parse with a bare 400 of its own (no JSON,
+        never reaching Django). Django parses what it needs itself: the API
+        answers any multipart body with its JSON 415."""
+
+        forms_left_to_django = True
+
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            self._parsePOSTFormSubmission = False
+
+    daphne_http.WebRequest = WebRequest  # what daphne's HTTPFactory builds
 
 application = ProtocolTypeRouter({
     "http": http,

@@ -135,6 +135,9 @@ if (BASE_DIR / "league" / "apps.py").exists() or (BASE_DIR / "league" / "models.
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # a charset= outside a short allow-list (no bz2_codec, base64, utf-7...)
+    # is a 415 before anything decodes a query string, form or body
+    "games.charsets.RequestCharsets",
     "games.api_limits.ApiJsonErrors",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",  # the browser's language, or the switch's
@@ -150,7 +153,13 @@ MIDDLEWARE = [
 # through django-axes: after AXES_FAILURE_LIMIT wrong passwords for one
 # user name from one address, that pair is locked out for AXES_COOLOFF_HOURS
 # (answered 429), even with the right password.
+#
+# Password spraying (one guess at many user names) is locked per address:
+# after LOGIN_ADDRESS_FAILURE_LIMIT failed logins from one address within
+# LOGIN_ADDRESS_COOLOFF_SECONDS, every login from there is refused (429)
+# before any password is hashed (games/login_limits.py; counted in the cache).
 AUTHENTICATION_BACKENDS = [
+    "games.login_limits.AddressLockBackend",
     "axes.backends.AxesStandaloneBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
@@ -161,6 +170,8 @@ AXES_RESET_ON_SUCCESS = True
 AXES_HTTP_RESPONSE_CODE = 429
 AXES_IPWARE_PROXY_COUNT = env_int("NUM_PROXIES", 0)
 AXES_VERBOSE = False
+LOGIN_ADDRESS_FAILURE_LIMIT = env_int("LOGIN_ADDRESS_FAILURE_LIMIT", 20)
+LOGIN_ADDRESS_COOLOFF_SECONDS = env_int("LOGIN_ADDRESS_COOLOFF_SECONDS", 3600)
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -253,10 +264,10 @@ REST_FRAMEWORK = {
 }
 
 # Request limits of the API (games/api_limits.py). Rates are "N/s", "N/min",
-# "N/hour" or "N/day" per user, per seat credential, else per client
-# address; an empty variable switches that limit off. The counts live in the
-# cache (CACHES): give every web process the same cache (Redis) in
-# production, or each process counts on its own.
+# "N/hour" or "N/day", counted per client address and, besides, per user or
+# seat credential (either full: 429); an empty variable switches that limit
+# off. The counts live in the cache (CACHES): give every web process the
+# same cache (Redis) in production, or each process counts on its own.
 API_MAX_BODY_BYTES = env_int("API_MAX_BODY_BYTES", 100_000)
 API_MAX_JSON_DEPTH = env_int("API_MAX_JSON_DEPTH", 32)
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("DATA_UPLOAD_MAX_MEMORY_SIZE", 1_000_000)
@@ -264,6 +275,11 @@ API_RATE_LIMITS = {
     "game-create": os.environ.get("API_RATE_GAME_CREATE", "30/min") or None,
     "seat-take": os.environ.get("API_RATE_SEAT_TAKE", "30/min") or None,
     "audit": os.environ.get("API_RATE_AUDIT", "10/min") or None,
+    "dispute": os.environ.get("API_RATE_DISPUTE", "10/min") or None,
+    "move-stale": os.environ.get("API_RATE_MOVE_STALE", "30/min") or None,  # moves refused as stale (409)
+    "compose": os.environ.get("API_RATE_COMPOSE", "120/min") or None,
+    "timeout": os.environ.get("API_RATE_TIMEOUT", "20/min") or None,
+    "receipt": os.environ.get("API_RATE_RECEIPT", "60/min") or None,  # receipt checks
 }
 if os.environ.get("CACHE_URL", "").startswith("redis://"):
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",

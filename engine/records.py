@@ -165,6 +165,7 @@ def read_record(text: str) -> GameRecord:
     """
     if not isinstance(text, str):
         raise RecordError("a record is text")
+    text = text.removeprefix("\ufeff")  # a byte-order mark some editors write first
     rec = GameRecord()
     seen_moves = False
     for lineno, raw in enumerate(text.splitlines(), 1):
@@ -345,7 +346,7 @@ def replay(rec: GameRecord, on_move: Callable | None = None, check_result: bool 
     seat on turn, or, in a family whose notation names the seat (contract
     rummy), whoever the family lets act then (a buyer out of turn).
 
-    :raises RecordError: bad header.
+    :raises RecordError: bad header (a Seat tag past the table included).
     :raises ResultMismatchError: (a ``RecordError``) the Result/Scores tags
         disagree with the replayed game.
     :raises ReplayError: a move that does not parse, is illegal, or is made
@@ -356,6 +357,10 @@ def replay(rec: GameRecord, on_move: Callable | None = None, check_result: bool 
     names = rec.seats()
     seat_in_move = getattr(game, "moves_name_seat", False)
     players = getattr(game, "players", 0)
+    for index in sorted(names):
+        if index >= players:
+            raise RecordError(f"a Seat tag names seat {index} ({names[index]!r}), but the game has "
+                              f"{players} players (seats 0 to {players - 1})")
     for turn, (text, _, line) in enumerate(rec.moves, 1):
         named, body = split_seat(text)
         on_turn = game.to_move

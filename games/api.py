@@ -9,7 +9,7 @@ from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.exceptions import PermissionDenied
+from rest_framework.exceptions import PermissionDenied, UnsupportedMediaType
 from rest_framework.response import Response
 from rest_framework.views import APIView
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -17,7 +17,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 from engine.errors import EngineError
 
 from . import ai_seats, checkpoints, receipts, selectors, services
-from .api_limits import ScopedRateThrottle
+from .api_limits import ScopedRateThrottle, refuse_if_full
 from .audit import AuditRace, audit_game, verdict_in_force
 from .errors import GameServiceError, NotVisible, NotYourSeat
 from .eventstore import ConcurrencyConflict
@@ -44,7 +44,10 @@ def exception_handler(exc, context):
     if isinstance(exc, GameServiceError):
         return Response({"error": exc.code, "detail": str(exc)}, status=exc.status)
     response = drf_exception_handler(exc, context)
-    if response is not None and isinstance(response.data, dict) and "detail" in response.data:
+    if isinstance(exc, UnsupportedMediaType) and response is not None and str(exc.detail).startswith("Unsupported"):
+        response.data = {"error": "unsupported_media_type",
+                         "detail": f"{exc.detail} The API takes application/json (UTF-8) bodies only."}
+    elif response is not None and isinstance(response.data, dict) and "detail" in response.data:
         response.data = {"error": getattr(response.data["detail"], "code", "error"),
                          "detail": str(response.data["detail"])}
     elif response is not None and isinstance(response.data, (dict, list)):
@@ -62,6 +65,13 @@ def _flatten(data, prefix="") -> str:
 
 def _is_staff(request) -> bool:
     return bool(getattr(request.user, "is_staff", False))
+
+
+def _private(response: Response) -> Response:
+    """An answer holding a credential or a rack: no cache (the browser's,
+    a proxy's) keeps it."""
+    response["Cache-Control"] = "no-store"
+    return response
 
 
 def _seat(request) -> Seat | None:
@@ -140,7 +150,7 @@ class SeatTake(APIView):
         data = SeatTakeSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         token = services.seat_take(game=game, index=index, name=data.validated_data["name"], user=request.user)
-        return Response({"game": game.pk, "seat": index, "token": token}, status=status.HTTP_201_CREATED)
+        return _private(Response({"game": game.pk, "seat": index, "token": token}, status=status.HTTP_201_CREATED))
 
 
 class SeatCredential(APIView):
@@ -158,7 +168,7 @@ class SeatCredential(APIView):
     def post(self, request, game_id: int, index: int):
         seat = self._seat_row(request, game_id, index)
         token = services.seat_reissue(seat)
-        return Response({"game": game_id, "seat": index, "token": token}, status=status.HTTP_201_CREATED)
+        return _private(Response({"game": game_id, "seat": index, "token": token}, status=status.HTTP_201_CREATED))
 
     @extend_schema(request=None, responses={204: None, **ERRORS},
                    summary="Staff: withdraw a seat's credential (the seat is open again)")
@@ -177,7 +187,7 @@ class SeatView(APIView):
         game = _game(seat, game_id, Game.objects.all())
         raw = request.query_params.get("seat")
         index = None
-        if raw not in (None, ""):
+        if raw is not None:  # an empty ?seat= is no seat number either
             if not (raw.isascii() and raw.isdigit()):
                 raise GameServiceError(f"seat must be a whole number, got {raw!r}", "bad-seat")
             index = int(raw)
@@ -190,9 +200,9 @@ class SeatView(APIView):
                 raise NotYourSeat(f"this credential is for seat {seat.index}, not seat {index}")
             if ai_seats.nudge_if_due(game):  # embedded mode: an AI seat's buy window has passed
                 game = Game.objects.get(pk=game.pk)
-            return Response(selectors.game_view(game, seat.index))
+            return _private(Response(selectors.game_view(game, seat.index)))
         if _is_staff(request):
-            return Response(selectors.game_view(game, index))
+            return _private(Response(selectors.game_view(game, index)))
         if index is not None:
             raise NotYourSeat("only staff (or the seat's own credential) may read a seat's view", "no-credential")
         return Response(selectors.game_view(game, None))
@@ -220,8 +230,13 @@ class MoveSubmit(APIView):
             acting = v.get("seat")
         else:
             raise NotYourSeat("send your seat credential: 'Authorization: Seat <token>'", "no-credential")
-        result = services.game_record_move(game=game.pk, move=v["move"], expected_version=v["expected_version"],
-                                           seat=acting, actor=_actor(request))
+        stale = refuse_if_full(request, self, "move-stale")  # moves refused as stale are limited
+        try:
+            result = services.game_record_move(game=game.pk, move=v["move"], expected_version=v["expected_version"],
+                                               seat=acting, actor=_actor(request))
+        except ConcurrencyConflict:
+            stale.take(request, "move-stale")
+            raise
         return _move_answer(game.pk, result)
 
 
@@ -229,6 +244,8 @@ class TurnCompose(APIView):
     """The browser table's check of a turn being laid out: sent as the whole
     table after the turn, answered per meld (valid, why not, value), with
     the value laid and the engine's notation for it. Nothing is stored."""
+
+    throttle_scope = "compose"
 
     @extend_schema(request=ComposeInSerializer, responses={200: ComposeOutSerializer, **ERRORS},
                    summary="Check a turn laid out on the table; the move that says it (nothing stored)")
@@ -253,6 +270,8 @@ class TurnCompose(APIView):
 
 class TurnTimeout(APIView):
     """The turn clock ran out: the rules' timeout move for the seat on turn."""
+
+    throttle_scope = "timeout"
 
     @extend_schema(request=TimeoutInSerializer, responses={201: MoveOutSerializer, **ERRORS},
                    summary="Claim the timeout of the seat on turn once its turn clock ran out",
@@ -343,6 +362,8 @@ class ReceiptVerify(APIView):
     """Anyone holding a head receipt (a move's answer, the seat's view, a
     socket frame) asks whether the stream still has that event with that
     hash."""
+
+    throttle_scope = "receipt"
 
     @extend_schema(request=ReceiptSerializer, responses={200: ReceiptCheckSerializer, **ERRORS},
                    summary="Check a head receipt against the stream",

@@ -15,6 +15,7 @@ from . import disputes
 from .api import ERRORS, _actor, _is_staff, _seat
 from .errors import NotYourSeat
 from .models import Dispute, Game
+from .serializers import TextField
 from .task_state import task_state
 
 STATES = ["waiting", "running", "done", "failed"]
@@ -27,8 +28,8 @@ class DisputeInSerializer(serializers.Serializer):
         error_messages={"invalid_choice": "unknown dispute kind \"{input}\" (one of "
                                           + ", ".join(Dispute.Kind.values) + ")"},
         help_text="table_invalid, could_open, not_best (Rummikub); winning_hand (contract rummy)")
-    note = serializers.CharField(required=False, allow_blank=True, default="", max_length=2000)
-    claimed_table = serializers.ListField(child=serializers.CharField(max_length=8), required=False,
+    note = TextField(required=False, allow_blank=True, default="", max_length=2000)
+    claimed_table = serializers.ListField(child=TextField(max_length=8), required=False,
                                           allow_empty=False, max_length=200,
                                           help_text="officials: the tiles seen on a real table")
 
@@ -73,6 +74,8 @@ def _viewer(request, game: Game) -> dict:
 
 
 class GameDisputes(APIView):
+    throttle_scope = "dispute"  # the POST; reads are never limited
+
     @extend_schema(responses={200: DisputeOutSerializer(many=True), **ERRORS}, summary="A game's disputes")
     def get(self, request, game_id: int):
         game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
@@ -80,10 +83,13 @@ class GameDisputes(APIView):
         return Response([disputes.dispute_data(d, **viewer)
                          for d in game.disputes.select_related("game").order_by("id")])
 
-    @extend_schema(request=DisputeInSerializer, responses={201: DisputeOutSerializer, **ERRORS},
+    @extend_schema(request=DisputeInSerializer,
+                   responses={201: DisputeOutSerializer, 200: DisputeOutSerializer, **ERRORS},
                    summary="Open a dispute on a move (a seat credential, or staff as the official); "
                            "a worker settles it with the solver (Rummikub) or the engine's "
-                           "judge (contract rummy)")
+                           "judge (contract rummy)",
+                   description="The same dispute again (same move, kind and claimed table) opens nothing: "
+                               "200 with the first one (its id, state and verdict); the judge runs once.")
     def post(self, request, game_id: int):
         game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
         data = DisputeInSerializer(data=request.data)
@@ -104,8 +110,10 @@ class GameDisputes(APIView):
         dispute = disputes.dispute_open(game=game, move_version=v["move_version"], kind=v["kind"],
                                         seat=acting, note=v["note"], claimed_table=v.get("claimed_table"),
                                         actor=_actor(request))
+        reused = getattr(dispute, "reused", False)
         dispute.refresh_from_db()
-        return Response(disputes.dispute_data(dispute, **_viewer(request, game)), status=status.HTTP_201_CREATED)
+        return Response(disputes.dispute_data(dispute, **_viewer(request, game)),
+                        status=status.HTTP_200_OK if reused else status.HTTP_201_CREATED)
 
 
 class DisputeDetail(APIView):

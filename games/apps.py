@@ -13,3 +13,4 @@ class GamesConfig(AppConfig):
         # and Celery tasks on import; load them with the app so a web process
         # in eager mode knows them too.
         import_module("games.tasks")
+        import_module("games.login_limits")  # counts failed logins per address (user_login_failed)

@@ -381,6 +381,11 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
     resolution. ``seat`` is the seat of the player opening it (``None``: an
     official).
 
+    The same question asked again (same game, move, kind and claimed
+    table: the answer depends on the stream up to that move only, which
+    never changes) opens nothing: the first dispute is returned, whatever
+    its state, with ``reused = True``, and the judge does not run again.
+
     :raises DisputeError: unknown kind, no such move, a family no judge
         answers, a kind of another family, a kind that does not apply to
         that move (``winning_hand`` on a move that did not go out), bad
@@ -410,10 +415,19 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
         claimed = _parse_claimed(claimed_table, type(before).tileset)
     # refuse a dispute that cannot apply, now rather than later
     _OPENING[type(before).family](kind, before, payload, move_version)
+    tokens = _tokens(claimed) if claimed is not None else None
     with transaction.atomic():
+        # one opener at a time per game: the same question asked twice at
+        # once is still asked (and judged) once
+        Game.objects.select_for_update().filter(pk=game.pk).values_list("pk", flat=True).first()
+        same = next((d for d in Dispute.objects.filter(game=game, move_version=move_version, kind=kind).order_by("id")
+                     if d.claimed_table == tokens), None)
+        if same is not None:
+            same.reused = True
+            return same
         dispute = Dispute.objects.create(
             game=game, move_version=move_version, kind=kind, opened_by_seat=seat, actor=actor[:120],
-            note=note[:2000], claimed_table=_tokens(claimed) if claimed is not None else None)
+            note=note[:2000], claimed_table=tokens)
         opened = {"dispute": dispute.pk, "move_version": move_version, "kind": kind,
                   "by": "official" if seat is None else f"seat:{seat}", "note": dispute.note}
         if claimed is not None:

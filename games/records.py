@@ -13,6 +13,11 @@ def record_text(game: Game) -> str:
     engine's reader keeps tags it does not know). The state is rebuilt from
     the stream, not taken from the projection.
 
+    A digital game's seed is written only once the game is over (it gives
+    every rack and the whole draw order): while it is played the record
+    carries the published hash instead, ``[SeedSHA256 "<hex>"]``, for
+    anyone, staff included.
+
     :raises LookupError: the game's family keeps no records (no
         ``setup_tags``/``move_stack``).
     :raises replay.ReplayError: the stream does not replay.
@@ -29,6 +34,11 @@ def record_text(game: Game) -> str:
     names = {s.index: s.name or f"seat {s.index}" for s in game.seats.all()}
     tags = {"Event": str(game), "Game": str(game.pk), "Date": game.created_at.strftime("%Y.%m.%d")}
     rec = record_from_game(state, seats=names, tags=tags)
+    if not (game.is_over and state.is_over) and rec.get("Seed") is not None:
+        from .replay import seed_sha256
+
+        seed = rec.get("Seed")
+        rec.tags = [(k, v) if k != "Seed" else ("SeedSHA256", seed_sha256(seed)) for k, v in rec.tags]
     head = Event.objects.filter(game=game).order_by("-version").values("version", "hash", "anchor").first()
     if head is not None:  # the stream's head, so a kept copy proves the history it came from
         rec.tags.append(("Head", f"{head['version']} sha256:{head['hash']}"))

@@ -146,6 +146,8 @@ TEXTS = (
     gettext_noop('Who starts the next hand.'),
     gettext_noop('the next player in turn'),
     gettext_noop('the player who went out'),
+    gettext_noop('stock runs out'),
+    gettext_noop('How many times the stock may run out in a hand: the last time, the hand ends with nobody out and every player counts the cards in hand; the times before, the discards are shuffled into a new stock (0: no limit).'),
     gettext_noop('point two'),
     gettext_noop('Points a natural two left in hand counts (when twos are not wild).'),
     gettext_noop('point low'),

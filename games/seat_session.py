@@ -1,9 +1,9 @@
 """A seat link exchanged for the browser's session.
 
-A guest is handed a seat credential once (``/games/play/#<token>``, or
-the older ``/games/play/<token>/``). The first visit stores the seat in
-the session, keyed by game, and answers with a redirect to the clean seat
-page ``/games/<id>/play/``: from then on the credential is in no address,
+A guest is handed a seat credential once (``/games/play/#<token>``: the
+landing page posts it, CSRF-checked; no GET exchanges a credential). The
+exchange stores the seat in the session, keyed by game, and answers with a
+redirect to the clean seat page ``/games/<id>/play/``: from then on the credential is in no address,
 so it does not end up in access logs, Referer headers or the browser's
 history. The session keeps the credential's hash, not the credential; when
 staff reissue or revoke a seat's credential (:func:`games.services.seat_reissue`)
@@ -19,6 +19,7 @@ from .models import Seat
 from .services import seat_for_token
 
 SESSION_KEY = "tablekeeper.seats"
+MAX_ID = 2**63 - 1  # the largest row id the databases hold (a 64-bit signed integer)
 
 
 def enter(request, token: str) -> Seat | None:
@@ -37,7 +38,11 @@ def enter(request, token: str) -> Seat | None:
 
 def seat_in_session(request, game_id: int) -> Seat | None:
     """The seat this request holds in game ``game_id``: from the session's
-    exchanged credential, else the signed-in user's own seat."""
+    exchanged credential, else the signed-in user's own seat. An id no row
+    can have (past 64 bits) holds no seat: it is never sent to the
+    database, whose driver would fail on it."""
+    if not isinstance(game_id, int) or not 0 < game_id <= MAX_ID:
+        return None
     session = getattr(request, "session", None)
     held = session.get(SESSION_KEY, {}).get(str(game_id)) if session is not None else None
     if held:

@@ -3,19 +3,34 @@
 from rest_framework import serializers
 
 
+class TextField(serializers.CharField):
+    """A ``CharField`` that takes a JSON string only. DRF's own turns a
+    number into its text, so ``{"name": 0}`` took a seat named "0"; a
+    boolean, a list or an object was refused, but a number was not."""
+
+    default_error_messages = {"not_text": "must be text (a JSON string), not {kind}"}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            kind = {bool: "true or false", int: "a number", float: "a number", list: "a list",
+                    dict: "an object"}.get(type(data), type(data).__name__)
+            self.fail("not_text", kind=kind)
+        return super().to_internal_value(data)
+
+
 class SeatInSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False, allow_blank=True)
+    name = TextField(max_length=120, required=False, allow_blank=True)
     kind = serializers.ChoiceField(choices=["human", "ai"], default="human")
-    ai_level = serializers.CharField(max_length=20, required=False, allow_blank=True)
+    ai_level = TextField(max_length=20, required=False, allow_blank=True)
 
 
 class GameCreateSerializer(serializers.Serializer):
-    variant = serializers.CharField(max_length=40, help_text="a variant name or alias, e.g. 'sabra'")
+    variant = TextField(max_length=40, help_text="a variant name or alias, e.g. 'sabra'")
     players = serializers.IntegerField(min_value=1, max_value=8)
     rules = serializers.DictField(required=False, default=dict, help_text="named rule options")
     seats = SeatInSerializer(many=True, required=False)
     first = serializers.IntegerField(min_value=0, default=0)
-    title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    title = TextField(max_length=200, required=False, allow_blank=True, default="")
     training = serializers.BooleanField(default=False, help_text="a training game: players may ask "
                                                                    "whether a play was the best")
     deal = serializers.DictField(required=False, help_text="dealt tiles of a game played on a real "
@@ -46,7 +61,7 @@ class GameSummarySerializer(serializers.Serializer):
 
 
 class SeatTakeSerializer(serializers.Serializer):
-    name = serializers.CharField(max_length=120, required=False, allow_blank=True, default="")
+    name = TextField(max_length=120, required=False, allow_blank=True, default="")
 
 
 class SeatTokenSerializer(serializers.Serializer):
@@ -83,7 +98,7 @@ class ViewSerializer(serializers.Serializer):
 
 
 class MoveInSerializer(serializers.Serializer):
-    move = serializers.CharField(max_length=2000, trim_whitespace=True,
+    move = TextField(max_length=2000, trim_whitespace=True,
                                  help_text="the move in the engine's notation, e.g. 'draw'")
     expected_version = serializers.IntegerField(min_value=0, help_text="the version your view showed")
     seat = serializers.IntegerField(min_value=0, required=False,
@@ -132,7 +147,7 @@ class TimeoutInSerializer(serializers.Serializer):
 
 class ComposeInSerializer(serializers.Serializer):
     melds = serializers.ListField(
-        child=serializers.ListField(child=serializers.CharField(max_length=8), max_length=40),
+        child=serializers.ListField(child=TextField(max_length=8), max_length=40),
         max_length=80, allow_empty=True,
         help_text="the whole table after the turn: per meld, its tile codes, jokers as plain 'J'")
 

@@ -12,5 +12,4 @@ urlpatterns = [
     path("<int:game_id>/seats/<int:index>/take/", views.seat_take, name="seat-take"),
     path("<int:game_id>/play/", views.play, name="play"),
     path("play/", views.play_enter, name="play-enter"),
-    path("play/<str:token>/", views.play_link, name="play-link"),
 ]

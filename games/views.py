@@ -257,7 +257,7 @@ def game_detail(request, game_id: int):
     clock = services.turn_clock(game)
     if clock:
         clock["name"] = names.get(clock["seat"], f"seat {clock['seat']}")
-    return render(request, "games/game_detail.html", {
+    response = render(request, "games/game_detail.html", {
         "game": game, "summary": summary, "board": board,
         "drawing": draw_board(board["view"], board["racks"], summary["seats"]),
         "nav": nav, "hidden_shown": hidden, "staff": staff, "clock": clock,
@@ -268,6 +268,7 @@ def game_detail(request, game_id: int):
         "head": selectors.stream_head(game),
         "events": selectors.game_events(game, staff=staff) if hidden else None,
     })
+    return _private(response) if staff else response  # staff see the racks of a game in play
 
 
 def _private(response):
@@ -293,27 +294,17 @@ def seat_take(request, game_id: int, index: int):
     return _private(redirect("games:play", game_id=game.pk))
 
 
-def play_link(request, token: str):
-    """An old-style seat link ``/games/play/<token>/``: exchanged for the
-    session on this first visit, then a redirect to the clean seat page.
-
-    :raises Http404: unknown seat credential.
-    """
-    seat = seat_session.enter(request, token)
-    if seat is None:
-        raise Http404("unknown seat credential")
-    return _private(redirect("games:play", game_id=seat.game_id))
-
-
 def play_enter(request):
     """The seat link's landing page. A link ``/games/play/#<token>`` keeps
     the credential in the fragment, which browsers never send: the page's
-    script posts it here, and a person can paste it into the form. The
-    credential is exchanged for the session and the answer leads to the
-    clean seat page. ``?token=`` is still read for links written before."""
-    token = (request.POST.get("token", "") if request.method == "POST" else request.GET.get("token", "")).strip()
-    if request.method == "GET" and not token:
+    script posts it here (CSRF-checked), and a person can paste it into the
+    form. The credential is exchanged for the session and the answer leads
+    to the clean seat page. Only a POST exchanges: the GET forms that once
+    did (``?token=``, ``/games/play/<token>/``) put the credential in access
+    logs and let another site put its own seat into a visitor's session."""
+    if request.method != "POST":
         return _private(render(request, "games/play_enter.html", {}))
+    token = request.POST.get("token", "").strip()
     seat = seat_session.enter(request, token) if token else None
     if seat is None:
         message = "unknown seat credential: paste the token the API gave you" if token else \

@@ -6,7 +6,9 @@ and, for staff, the check-in desk, which writes through :mod:`league.services`."
 from __future__ import annotations
 
 import csv
+import re
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from django.http import HttpResponse
 from urllib.parse import quote
@@ -234,11 +236,35 @@ def ratings(request):
 
 # --- CSV --------------------------------------------------------------------------
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
+
+
+def csv_cell(value):
+    """A cell a spreadsheet never reads as a formula (OWASP's CSV injection
+    advice): text starting with ``=``, ``+``, ``-``, ``@``, a tab or a
+    carriage return is written after an apostrophe, so a player named
+    ``=HYPERLINK(...)`` stays a name. Numbers, negative ones included, stay
+    numbers."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    text = str(value)
+    if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
+        return "'" + text
+    return text
+
+
+def _writer(response):
+    """A CSV writer whose every cell goes through :func:`csv_cell`."""
+    writer = csv.writer(response)
+    return SimpleNamespace(writerow=lambda row: writer.writerow([csv_cell(c) for c in row]))
+
+
 def standings_csv(tournament: Tournament, rows) -> HttpResponse:
     """Standings as CSV: rank (``3=`` for a tie), player, club, each metric."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
-    writer = csv.writer(response)
+    writer = _writer(response)
     keys = tournament.precedence
     writer.writerow(["rank", "player", "club", "games"] + [METRICS[k].name for k in keys])
     players = selectors.players_by_id(r.player for r in rows)
@@ -254,7 +280,7 @@ def results_csv(tournament: Tournament) -> HttpResponse:
     """Every game result as CSV: round, table, game, seat, player, score, won."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-results.csv"'
-    writer = csv.writer(response)
+    writer = _writer(response)
     writer.writerow(["round", "table", "game", "seat", "player", "score", "won", "source"])
     for rnd in tournament.round_set.all():
         for t in selectors.round_tables(rnd):
@@ -288,8 +314,6 @@ def table_entry(request, code):
     the scores; a second player confirms by entering the same sheet (a
     different one goes to the organiser as a discrepancy). The link works
     for this table and round only, until the round closes."""
-    from types import SimpleNamespace
-
     from . import services
     from .models import SheetEntry, TableGame
     from .sheet_forms import form_for, sheet_of

@@ -180,7 +180,7 @@ class ContractGame(Turns, Game):
 
     def _pop_stock(self) -> int | None:
         if not self.stock:
-            if len(self.discards) < 2:
+            if len(self.discards) < 2 or not self.rules.reshuffle_allowed(self.reshuffles):
                 return None
             pile = self.discards[:-1]
             self.discards = self.discards[-1:]
@@ -346,6 +346,7 @@ class ContractGame(Turns, Game):
             "pending_actors": self.pending_actors(),
             "hand_counts": [len(h) for h in self.hands],
             "stock_count": len(self.stock),
+            "reshuffles": self.reshuffles, "stock_runs_out": self.rules.stock_runs_out,
             "discard_top": TEXT[self.discards[-1]] if self.discards else None,
             "discard_top_dead": bool(self.discards) and self.dead[-1],
             "discard_count": len(self.discards),

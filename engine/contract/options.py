@@ -35,6 +35,9 @@ OPTIONS = (
     boolean("no_out_after_take", "No going out on a turn the discard was taken."),
     choice("next_first", "Who starts the next hand.", ("rotate", "the next player in turn"),
            ("winner", "the player who went out")),
+    number("stock_runs_out", "How many times the stock may run out in a hand: the last time, the hand ends "
+           "with nobody out and every player counts the cards in hand; the times before, the discards "
+           "are shuffled into a new stock (0: no limit).", 0, 20),
     number("point_two", "Points a natural two left in hand counts (when twos are not wild).", 0, 500),
     number("point_low", "Points each three to nine left in hand counts.", 0, 500),
     number("point_high", "Points each ten to king left in hand counts.", 0, 500),

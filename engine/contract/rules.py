@@ -81,6 +81,7 @@ class ContractRules:
     undo_discard: bool = False       # a discard may be taken back before the next draw
     no_out_after_take: bool = True   # no going out on a turn the discard was taken
     next_first: str = "rotate"       # who starts the next hand
+    stock_runs_out: int = 3          # the hand ends the Nth time the stock runs out (0: never)
     point_two: int = 20              # a natural two (only when twos are not wild)
     point_low: int = 5               # threes to nines
     point_high: int = 10             # tens to kings
@@ -107,6 +108,9 @@ class ContractRules:
             raise RuleOptionError("rule option 'jokers_per_deck' takes 0 to 4")
         if not 2 <= self.min_players <= self.max_players <= 8:
             raise RuleOptionError("player limits must satisfy 2 <= min_players <= max_players <= 8")
+        if not 0 <= self.stock_runs_out <= 20:
+            raise RuleOptionError("rule option 'stock_runs_out' takes 0 (never) to 20, "
+                                  f"not {self.stock_runs_out}")
         if not 1 <= self.hand_size <= 15:
             raise RuleOptionError("rule option 'hand_size' takes 1 to 15")
         for name in ("buy_limit", "buy_extra", "own_turn_extra", "point_two",
@@ -167,6 +171,13 @@ class ContractRules:
         if self.aces == "low-or-high":
             return 1
         return 3 if self.twos_wild else 2
+
+    def reshuffle_allowed(self, done: int) -> bool:
+        """Whether the discards may become a new stock once more when the
+        stock runs out, after ``done`` reshuffles this hand: the stock runs
+        out for the ``done + 1``-th time, and the hand ends (nobody out)
+        when that is the ``stock_runs_out``-th."""
+        return not self.stock_runs_out or done + 1 < self.stock_runs_out
 
     def card_points(self, card: int) -> int:
         """What ``card`` counts left in a hand at the end of a hand."""

@@ -51,18 +51,12 @@ def _best(game, seat: int, rack: list[int], *, layout: bool):
     rules = game.rules
     old = _table_melds(game)
     table = [t for m in old for t in meld_tiles(m)]
-    try:
-        if not game.initial_done[seat]:
-            sol = solve(table, rack, initial_meld_done=False, rules=rules, tileset=game.tileset,
-                        table_melds=old)
-        else:
-            sol = solve(table, rack, rules=rules, tileset=game.tileset, table_melds=old,
-                        fewest_moves=layout)
-    except ValueError:
-        # the solver's reading of jokers that keep their tiles can fail to
-        # lay a play out (docs/analysis.md, "Known limits"): the free
-        # reading, whose plays the game's own check below then filters
-        sol = solve(table, rack, initial_meld_done=game.initial_done[seat], tileset=game.tileset)
+    if not game.initial_done[seat]:
+        sol = solve(table, rack, initial_meld_done=False, rules=rules, tileset=game.tileset,
+                    table_melds=old)
+    else:
+        sol = solve(table, rack, rules=rules, tileset=game.tileset, table_melds=old,
+                    fewest_moves=layout)
     if not layout or not sol.tiles_placed:
         return sol.tiles_placed, sol.value_placed, None
     return sol.tiles_placed, sol.value_placed, _legal_move(game, seat, sol)

@@ -63,6 +63,14 @@ def divide(tiles, *, tileset="standard") -> list[tuple] | None:
     ts = resolve_tileset(tileset)
     t = read_tiles(tiles, "tiles")
     ts.check(t)
+    return divide_codes(t)
+
+
+def divide_codes(t: list[int]) -> list[tuple] | None:
+    """:func:`divide` of tile codes without the check of copies against a
+    set: where jokers keep their tiles, the solver lays out each table
+    joker as the tile it stands for, which may then be a third copy (a
+    joker standing for R11 beside both R11s)."""
     counts, jokers = split_counts(t)
     if not t:
         return []

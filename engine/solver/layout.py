@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..melds import GROUP_JOKER, RUN_JOKER, canonical, meld_kind
 from ..tiles import JOKER, counts_of
-from .division import divide
+from .division import divide_codes
 
 
 def meld_tiles(m) -> list[int]:
@@ -54,10 +54,12 @@ def _extensions(m: tuple, left: list[int]) -> list[tuple]:
 def arrange(old: list[tuple], play: list[int], tileset) -> list[tuple] | None:
     """A division of the old table + ``play`` that keeps as many old melds
     as it can (whole, or grown at their ends by played tiles), or ``None``
-    if table + play does not divide."""
+    if table + play does not divide. Copies are not checked against
+    ``tileset`` (the callers have checked the real tiles): a table joker
+    that keeps its tile is laid out as that tile, maybe a third copy."""
     pcount = counts_of(play)
     # fast path: every old meld stays and the play divides by itself
-    new = divide(list(play), tileset=tileset) if play else []
+    new = divide_codes(list(play)) if play else []
     if new is not None:
         return list(old) + list(new)
     # grow old melds with played tiles first, then keep what can be kept
@@ -74,7 +76,7 @@ def arrange(old: list[tuple], play: list[int], tileset) -> list[tuple] | None:
                 continue
             remaining = [rest[t] - need[t] for t in range(53)]
             tiles = [t for t in range(53) for _ in range(remaining[t])]
-            if divide(tiles, tileset=tileset) is None:
+            if divide_codes(tiles) is None:
                 continue
             kept.append(canonical(v))
             rest = remaining
@@ -84,7 +86,7 @@ def arrange(old: list[tuple], play: list[int], tileset) -> list[tuple] | None:
                 free_play[t] -= max(0, extra[t] - base[t])
             break
     tiles = [t for t in range(53) for _ in range(rest[t])]
-    new = divide(tiles, tileset=tileset)
+    new = divide_codes(tiles)
     if new is None:
         return None
     return kept + list(new)

@@ -156,8 +156,8 @@ def test_an_xp_game_from_self_play_is_analysed():
 
 def test_a_position_the_solver_cannot_lay_out_is_still_judged():
     # default rules: jokers keep their tiles (joker_reuse=new-meld); the
-    # solver's layout counts R11 three times (the rack's, the table's and
-    # the one the joker keeps) and refuses: the free reading is used
+    # layout holds R11 three times (the rack's, the table's and the one the
+    # joker keeps), once the solver refused it
     from engine.rummikub.analysis import judge_move
     from engine.rummikub.moves import Move
 

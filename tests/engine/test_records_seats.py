@@ -293,3 +293,30 @@ def test_exit_statuses_under_a_subprocess(tmp_path):
     assert run().returncode == 2
     out = run("--json", str(EXAMPLES / "contract-illegal-players-rule.txt"))
     assert out.returncode == 1 and json.loads(out.stdout)["ok"] is False
+
+
+def test_a_seat_tag_past_the_table_is_unreadable_exit_2(tmp_path, capsys):
+    text = (EXAMPLES / "normal-game.txt").read_text(encoding="utf-8")
+    players = read_record(text).players()
+    path = tmp_path / "seat99.txt"
+    path.write_text(text.replace("[Seat \"0 ", "[Seat \"99 ", 1), encoding="utf-8")
+    assert '[Seat "99 ' in path.read_text(encoding="utf-8") and players == 4
+    assert replay_main([str(path)]) == 2
+    err = capsys.readouterr().err
+    assert "99" in err and f"{players} players" in err, err
+    assert replay_main(["--json", str(path)]) == 2
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["error"] == "unreadable" and "Seat" in verdict["message"] and "99" in verdict["message"]
+    with pytest.raises(RecordError):
+        replay_text(path.read_text(encoding="utf-8"))
+
+
+def test_a_record_starting_with_a_utf8_bom_replays(tmp_path, capsys):
+    text = (EXAMPLES / "normal-game.txt").read_text(encoding="utf-8")
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
+    assert replay_main([str(path)]) == 0, capsys.readouterr().err
+    assert replay_text("\ufeff" + text).is_over
+    result = subprocess.run([sys.executable, "-m", "engine", "replay", "-"], input=b"\xef\xbb\xbf" + text.encode(),
+                            capture_output=True, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr

@@ -57,6 +57,22 @@ def test_fewest_moves_keeps_old_melds():
     assert s.tiles_placed == 1 and s.moved > 0
 
 
+def test_keep_tile_with_the_kept_tile_on_the_rack_lays_out():
+    """A joker keeping R11 beside a table R11, and another R11 on the rack:
+    three R11s in the layout (one of them the joker), a legal move under
+    the default rules (jokers keep their tiles: ``joker_reuse=new-meld``)."""
+    table = ["K3 B3 O3", "K5 B5 O5", "K7 R7 O7", "K9 K10 K11", "K10 R10 B10", "R3 R4 R5",
+             "R10 J(R11) R12", "R11 R12 R13", "B5 B6 B7", "O1 O2 O3 O4 O5 O6", "O10 O11 O12"]
+    rack = "K1 K3 K7 K12 K12 K13 R1 R2 R6 R11 B2 B8 B9 B11 O4 J"
+    old = [m.split() for m in table]
+    flat = ["J" if t.startswith("J") else t for m in old for t in m]
+    game = SabraGame.from_position([rack, "K2 K4"], [f"[{m}]" for m in table])
+    for fewest in (False, True):
+        sol = solve(flat, rack, rules=game.rules, table_melds=old, fewest_moves=fewest)
+        assert sol.tiles_placed > 0 and all(meld_kind(m) for m in sol.melds)
+        assert game.legal(game.play_to_table(sol.melds)), [format_tiles(_tiles([m])) for m in sol.melds]
+
+
 RULE_VARIANTS = [
     {"joker_sets": "frozen"},
     {"joker_sets": "keep-tile", "joker_reuse": "any"},

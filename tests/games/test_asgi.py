@@ -12,11 +12,11 @@ from asgiref.testing import ApplicationCommunicator
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def _request(path: str, method: str = "GET", body: bytes = b"", headers=()):
+def _request(path: str, method: str = "GET", body: bytes = b"", headers=(), query: bytes = b""):
     from config.asgi import application
 
     scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method,
-             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "scheme": "http", "path": path, "raw_path": path.encode(), "query_string": query,
              "root_path": "", "headers": [(b"host", b"testserver"), (b"content-length", str(len(body)).encode()), *headers],
              "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}
 

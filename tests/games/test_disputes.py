@@ -273,3 +273,29 @@ def test_a_lost_dispute_task_is_queued_again_by_the_repair(played):
     outbox.drain()
     d.refresh_from_db()
     assert d.status == TaskState.DONE and d.verdict == "table_valid"
+
+
+def test_api_the_same_dispute_again_answers_the_first_and_the_judge_runs_once(played, api, staff_api, monkeypatch,
+                                                                             settings):
+    settings.API_RATE_LIMITS = {**settings.API_RATE_LIMITS, "dispute": None}  # the limit has its own test
+    judged = []
+    real = disputes.judge
+    monkeypatch.setattr(disputes, "judge", lambda *a, **k: judged.append(a[0]) or real(*a, **k))
+    token = services.seat_take(game=played, index=0)
+    url = f"/api/games/{played.pk}/disputes/"
+    body = {"move_version": 2, "kind": "table_invalid", "note": "it was valid"}
+    first = api.post(url, body, format="json", HTTP_AUTHORIZATION=f"Seat {token}")
+    assert first.status_code == 201
+    outbox.drain()
+    events = Event.objects.filter(game=played).count()
+    for _ in range(14):  # the 15 identical disputes of the probe
+        again = api.post(url, {**body, "note": "really"}, format="json", HTTP_AUTHORIZATION=f"Seat {token}")
+        assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
+        assert again.json()["status"] == "done" and again.json()["verdict"] == "table_not_valid"
+        outbox.drain()
+    assert judged == ["table_invalid"] and Dispute.objects.filter(game=played).count() == 1
+    assert Event.objects.filter(game=played).count() == events  # nothing opened, nothing judged again
+    # another question on the same move is another dispute
+    official = staff_api.post(url, {"move_version": 2, "kind": "table_invalid", "claimed_table": ["K1", "B5"]},
+                              format="json")
+    assert official.status_code == 201 and official.json()["id"] != first.json()["id"]

@@ -31,7 +31,7 @@ def socket(path: str, client: Client | None = None) -> WebsocketCommunicator:
 
 def seated_client(token: str) -> Client:
     client = Client()
-    assert client.get(f"/games/play/{token}/").status_code == 302
+    assert client.post("/games/play/", {"token": token}).status_code == 302
     return client
 
 

@@ -53,7 +53,7 @@ def finished():
 
 def enter(client, token: str) -> str:
     """Exchange a seat link for the session; the clean seat page's address."""
-    response = client.get(f"/games/play/{token}/")
+    response = client.post("/games/play/", {"token": token})
     assert response.status_code == 302 and response["Cache-Control"] == "no-store"
     assert token not in response["Location"]
     return response["Location"]
@@ -171,7 +171,7 @@ def test_the_seat_page_shows_only_its_own_rack(client, seated):
         assert f'<b id="version">{game.version}</b>' in html
         assert 'name="expected_version" value="1"' in html
         assert ("Your move." in html) == (seat == state.to_move)
-    assert client.get("/games/play/not-a-credential/").status_code == 404
+    assert client.post("/games/play/", {"token": "not-a-credential"}).status_code == 400
 
 
 def test_a_move_from_the_seat_page_is_recorded(client, seated):

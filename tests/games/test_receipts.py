@@ -118,3 +118,14 @@ def test_a_receipt_of_another_game_or_signed_as_an_anchor_is_refused(seated, set
     assert es.subkey("head-receipt") != es.subkey("checkpoint")
     with pytest.raises(receipts.BadReceipt, match="a receipt is an object"):
         receipts.parse([receipt])
+
+
+@pytest.mark.django_db
+def test_receipt_checks_are_limited(seated, settings):
+    settings.API_RATE_LIMITS = {**settings.API_RATE_LIMITS, "receipt": "2/min"}
+    game, _ = seated
+    receipt = receipts.receipt_at(game.pk, game.version)
+    client = Client()
+    codes = [client.post(f"/api/games/{game.pk}/verify-receipt/", receipt, content_type="application/json").status_code
+             for _ in range(3)]
+    assert codes == [200, 200, 429]

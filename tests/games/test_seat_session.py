@@ -26,10 +26,17 @@ def csrf_client() -> Client:
     return Client(enforce_csrf_checks=True)
 
 
+def enter(client: Client, token: str):
+    """A seat link's exchange as the landing page's script makes it: the
+    page (for its CSRF cookie), then the POST of the fragment's credential."""
+    client.get("/games/play/")
+    return client.post("/games/play/", {"token": token, "csrfmiddlewaretoken": client.cookies["csrftoken"].value})
+
+
 def test_the_first_visit_exchanges_the_link_and_the_page_holds_no_credential():
     game, tokens = two_seats()
     client = csrf_client()
-    response = client.get(f"/games/play/{tokens[0]}/")
+    response = enter(client, tokens[0])
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/play/"
     assert response["Referrer-Policy"] == "same-origin" and response["Cache-Control"] == "no-store"
     page = client.get(f"/games/{game.pk}/play/")
@@ -63,8 +70,8 @@ def test_one_browser_holds_seats_in_several_games():
     first, tokens_a = two_seats("A")
     second, tokens_b = two_seats("B")
     client = Client()
-    client.get(f"/games/play/{tokens_a[0]}/")
-    client.get(f"/games/play/{tokens_b[1]}/")
+    enter(client, tokens_a[0])
+    enter(client, tokens_b[1])
     assert "Ann · seat 0" in client.get(f"/games/{first.pk}/play/").content.decode()
     assert "Ben · seat 1" in client.get(f"/games/{second.pk}/play/").content.decode()
 
@@ -73,7 +80,7 @@ def test_the_api_acts_for_the_session_seat_only_with_the_csrf_token():
     game, tokens = two_seats()
     mover = game.to_move
     client = csrf_client()
-    client.get(f"/games/play/{tokens[mover]}/")
+    enter(client, tokens[mover])
     page = client.get(f"/games/{game.pk}/play/")
     csrf = page.cookies.get("csrftoken") or client.cookies["csrftoken"]
     body = json.dumps({"move": "draw", "expected_version": game.version})
@@ -92,7 +99,7 @@ def test_a_session_seat_reaches_no_other_game():
     game, tokens = two_seats("mine")
     other, _ = two_seats("theirs")
     client = Client()
-    client.get(f"/games/play/{tokens[0]}/")
+    enter(client, tokens[0])
     view = client.get(f"/api/games/{other.pk}/view/").json()
     assert "rack" not in view["view"]  # the public view: no seat of that game
     body = json.dumps({"move": "draw", "expected_version": other.version})
@@ -104,7 +111,7 @@ def test_a_session_seat_reaches_no_other_game():
 def test_reissue_and_revoke_end_the_sessions_holding_the_old_credential():
     game, tokens = two_seats()
     player = Client()
-    player.get(f"/games/play/{tokens[0]}/")
+    enter(player, tokens[0])
     assert player.get(f"/games/{game.pk}/play/").status_code == 200
     staff = Client()
     staff.force_login(User.objects.create_user("ref", password="x", is_staff=True))
@@ -116,7 +123,7 @@ def test_reissue_and_revoke_end_the_sessions_holding_the_old_credential():
     old_api = Client().get(f"/api/games/{game.pk}/view/", HTTP_AUTHORIZATION=f"Seat {tokens[0]}")
     assert old_api.status_code == 401
     fresh = Client()
-    assert fresh.get(f"/games/play/{new}/").status_code == 302
+    assert enter(fresh, new).status_code == 302
     assert fresh.get(f"/games/{game.pk}/play/").status_code == 200
     assert staff.delete(f"/api/games/{game.pk}/seats/0/credential/").status_code == 204
     assert fresh.get(f"/games/{game.pk}/play/").status_code == 403

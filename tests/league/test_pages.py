@@ -72,6 +72,34 @@ def test_csv_exports(client, played):
     assert {r[7] for r in rows[1:]} == {"score_sheet"}
 
 
+def test_csv_cells_are_never_formulas(client, played):
+    # OWASP's CSV injection advice: a cell starting with = + - @ TAB or CR
+    # is written after an apostrophe; numbers (negative ones too) stay numbers
+    from league.models import Club, Player
+
+    names = ['=HYPERLINK("http://evil.example/","x")', "@SUM(A1:A9)", "\tTab", "-2+3"]
+    players = list(Player.objects.filter(pk__in=played.entries.values("player")).order_by("pk"))
+    assert len(players) == len(names)
+    for player, name in zip(players, names):
+        Player.objects.filter(pk=player.pk).update(name=name)
+    for player, name in zip(players, ("+cmd|' /C calc'!A0", "\rReturn")):
+        Player.objects.filter(pk=player.pk).update(club=Club.objects.create(name=name))
+
+    def rows(url):
+        body = client.get(reverse(url, args=[played.slug])).content.decode()
+        return list(csv.reader(io.StringIO(body, newline="")))[1:]
+
+    standings, results = rows("league:standings-csv"), rows("league:results-csv")
+    assert {r[1] for r in standings} == {"'" + n for n in names}
+    assert {r[4] for r in results} == {"'" + n for n in names}
+    assert {"'+cmd|' /C calc'!A0", "'\rReturn"} <= {r[2] for r in standings}
+    for cell in (c for r in standings + results for c in r):
+        assert cell[:1] not in ("=", "+", "@", "\t", "\r"), cell
+        assert cell[:1] != "-" or cell[1:].isdigit(), cell
+    scores = [int(r[5]) for r in results]  # negative scores are still numbers
+    assert min(scores) < 0 and sum(scores) == 0
+
+
 def test_admin_seats_enters_sheet_refuses_bad_one_and_closes(official, played):
     change = reverse("admin:league_tournament_change", args=[played.pk])
     assert "Seat the next round" in official.get(change).content.decode()

@@ -5,16 +5,20 @@
   whole turns of every seat (self-play, examples, tests);
 - :mod:`.seat`: :class:`ContractSeatPlayer`, the same policy one move at a
   time for a seat of a server (the ``"standard"`` level of
-  :func:`engine.ai.levels_for`), and :func:`next_ai_move`.
+  :func:`engine.ai.levels_for`), :func:`next_ai_move`, and
+  :func:`play_seats`, which plays a game with a player per seat;
+- :mod:`.random_player`: :class:`RandomContractPlayer`, legal moves at
+  random (it goes down when it can), the opponent of the self-play tests.
 
 Like every engine AI it reads only what its seat may see.
 """
 
 from .player import ContractPlayer, find_contract, play_game, play_turn
-from .seat import ContractSeatPlayer, next_ai_move
+from .random_player import RandomContractPlayer
+from .seat import ContractSeatPlayer, next_ai_move, play_seats
 
 #: The family's AI levels, weakest first (read by :func:`engine.ai.levels_for`).
 LEVELS: dict[str, type] = {"standard": ContractSeatPlayer}
 
-__all__ = ["LEVELS", "ContractPlayer", "ContractSeatPlayer", "find_contract", "next_ai_move",
-           "play_game", "play_turn"]
+__all__ = ["LEVELS", "ContractPlayer", "ContractSeatPlayer", "RandomContractPlayer", "find_contract",
+           "next_ai_move", "play_game", "play_seats", "play_turn"]

@@ -6,26 +6,33 @@ never reads another hand or the stock.
 
 Policy, in order of the turn:
 
-- **Draw**: take the top discard when it is wild, when it makes a pair into
-  a set or fills a run it is building, or (once down) when it lays off;
-  otherwise draw from the stock. On seed 004's first upcard it buys on its
-  own turn only for a wild card.
-- **Buy** (not on turn): before going down, buy a wild card, or a card that
-  makes a third of a rank (set contracts) or joins two run cards (run
-  contracts), while it has buys left and holds fewer than 16 cards.
+- **Draw**: take the top discard when it is wild (while the hand has room
+  for one more: fewer wild cards than natural ones), when it makes a pair
+  into a set or fills a run it is building, or (once down) when it lays
+  off; otherwise draw from the stock. Not a card the "players" rule would
+  make it throw straight back (every other card in hand a player), unless
+  the card completes the contract. On seed 004's first upcard it buys on
+  its own turn only for a wild card.
+- **Buy** (not on turn): before going down, buy a wild card it has room
+  for, or a card that makes a third of a rank (set contracts) or joins two
+  run cards (run contracts), while it has buys left and holds fewer than 16
+  cards.
 - **Go down** as soon as the contract is in hand (fewest wild cards used).
 - **Lay off** every card that fits, replacing wild cards in runs where it can.
-- **Discard** the card it needs least, among those it may discard: never a
-  wild card, avoid cards that would play on the table ("players", which help
-  others) and cards of the ranks (or next in suit to the cards) that players
-  not yet down took from the discard pile, and among equals the one worth
-  the most points.
+- **Discard** the card it needs least, among those it may discard: never
+  the discard it took this turn (unless the rules allow no other card), no
+  wild card while the hand can use it (wild cards beyond its natural cards
+  go first, since no meld can take them all), avoid cards that would play on
+  the table ("players", which help others) and cards of the ranks (or next
+  in suit to the cards) that players not yet down took from the discard
+  pile, and among equals the one worth the most points.
 
 :func:`play_game` drives any number of these players through a whole game.
 """
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 from typing import Callable
 
@@ -145,6 +152,22 @@ def find_contract(hand: list[int], sets: int, runs: int, game: ContractGame) -> 
     return search(nat, wilds, runs, ())
 
 
+def accepts(game: ContractGame, move: Move) -> bool:
+    """Whether the rules accept ``move`` now: it is pushed on a scratch copy
+    of ``game`` (``game`` is unchanged). The copy leaves out what a move
+    never reads — the move history, the finished hands' results (copied
+    shallowly: a hand's end appends to them), a typed-in deal (shared) — so
+    a trial costs the same on the first turn and the thousandth."""
+    memo: dict[int, object] = {id(game.move_stack): [], id(game.results): list(game.results)}
+    if game.deal is not None:
+        memo[id(game.deal)] = game.deal
+    try:
+        copy.deepcopy(game, memo).push(move)
+    except IllegalMoveError:
+        return False
+    return True
+
+
 _WINDOW_TABLES: dict[int, Callable[[int], int]] = {}
 
 
@@ -233,10 +256,20 @@ class ContractPlayer:
             masks[s] = saved
         return base, out
 
+    @staticmethod
+    def _wild_room(game: ContractGame, hand: list[int]) -> bool:
+        """Whether ``hand`` can use one more wild card: a meld needs at
+        least as many natural cards as wild ones, so wild cards beyond the
+        hand's naturals can never all go down."""
+        wild = game._r.is_wild
+        wilds = sum(1 for c in hand if wild(c))
+        return wilds < len(hand) - wilds
+
     def _gain(self, game: ContractGame, card: int, hand: list[int]) -> int:
-        """What ``card`` adds to the hand's value (wild cards: 5)."""
+        """What ``card`` adds to the hand's value (a wild card: 5 while the
+        hand has room for it, else nothing)."""
         if game._r.is_wild(card):
-            return 5
+            return 5 if self._wild_room(game, hand) else 0
         sets, runs = self._need(game)
         ranks, _, masks, _ = self._profile(game, hand)
         before = self._value(game, ranks, masks, sets, runs)
@@ -251,6 +284,14 @@ class ContractPlayer:
         sets, runs = self._need(game)
         return 3 * sets + 4 * runs
 
+    def within_reach(self, game: ContractGame, hand: list[int]) -> bool:
+        """Whether ``hand`` may hold the contract (a quick count: cards
+        toward its sets and runs plus wild cards reach its size); only then
+        is :func:`find_contract` worth its search."""
+        sets, runs = self._need(game)
+        ranks, _, masks, wilds = self._profile(game, hand)
+        return self._value(game, ranks, masks, sets, runs) + wilds >= self._target(game)
+
     # --- decisions ----------------------------------------------------------------
     def wants_buy(self, game: ContractGame) -> bool:
         """Whether to buy the top discard now (seat not on turn)."""
@@ -261,7 +302,7 @@ class ContractPlayer:
             return False
         card = game.discards[-1]
         if game._r.is_wild(card):
-            return True
+            return self._wild_room(game, hand)
         gain = self._gain(game, card, hand)
         if gain < 1:
             return False
@@ -271,13 +312,37 @@ class ContractPlayer:
         return have >= self._target(game) - 1
 
     def wants_take(self, game: ContractGame) -> bool:
+        """Whether to take the top discard as the turn's draw: once down,
+        a card it lays off; before, a card that brings the contract
+        nearer, unless the rules would make it throw that card straight
+        back (every other card in hand a "player" it may not discard) and
+        the card does not complete the contract."""
         hand = game.hands[self.seat]
         card = game.discards[-1]
         if game.down[self.seat]:
             if game.rules.no_out_after_take and len(hand) <= 2:
                 return False
             return game._r.plays(card, game.table)
-        return self._gain(game, card, hand) >= 1
+        if self._gain(game, card, hand) < 1:
+            return False
+        # another copy of the card is no other discard: throwing it is throwing the card back
+        if self._other_discard(game, [c for c in hand if c != card]):
+            return True
+        sets, runs = self._need(game)
+        return find_contract(hand + [card], sets, runs, game) is not None
+
+    @staticmethod
+    def _other_discard(game: ContractGame, hand: list[int]) -> bool:
+        """Whether ``hand`` holds a card the "players" rule lets it discard
+        (always, without that rule): one that plays on no meld on the table,
+        or one of two identical cards that plays on a run (seed 004's first
+        exception)."""
+        if not game.rules.players_rule or not game.table:
+            return True
+        R, table = game._r, game.table
+        return any(not R.plays(c, table)
+                   or (not R.is_wild(c) and hand.count(c) >= 2 and R.plays_on_run(c, table))
+                   for c in hand)
 
     def draw_move(self, game: ContractGame) -> Move:
         """The first move of the turn (draw, take, answer a buy request)."""
@@ -303,10 +368,9 @@ class ContractPlayer:
         hand = game.hands[seat]
         R = game._r
         if not game.down[seat]:
-            sets, runs = self._need(game)
-            ranks, _, masks, wilds = self._profile(game, hand)
-            if self._value(game, ranks, masks, sets, runs) + wilds < self._target(game):
+            if not self.within_reach(game, hand):
                 return None
+            sets, runs = self._need(game)
             melds = find_contract(hand, sets, runs, game)
             if melds is None:
                 return None
@@ -404,11 +468,14 @@ class ContractPlayer:
         marg = {} if down else self._marginals(game, hand)[1]
         table = game.table
         wanted = self._wanted_by_others(game)
+        # wild cards are kept while the hand can use them (no more wild
+        # cards than natural ones); beyond that they go first among equals
+        keep_wilds = self._wild_room(game, hand) or down
         for c in set(hand):
             player = bool(table) and R.plays(c, table)
             kept = c == self.taken          # never throw back what was just taken
             helps = (c % 13) in wanted[0] or c in wanted[1]
-            scored.append((R.is_wild(c), kept, player, marg.get(c, 0), helps,
+            scored.append((kept, R.is_wild(c) and keep_wilds, player, marg.get(c, 0), helps,
                            -rules.card_points(c), c))
         scored.sort()
         tried = set()

@@ -6,10 +6,10 @@ people) asks instead "what does this seat do now?". :class:`ContractSeatPlayer`
 answers with the same policy, move by move: a seat off turn buys the top
 discard when :meth:`ContractPlayer.wants_buy` says so (else it has nothing to
 do: ``None``); the seat on turn draws, answers a buy request, goes down,
-lays off and discards as :class:`ContractPlayer` would. A go-down or lay-off
-the rules refuse (the player's going-out checks are a dry run, not the
-rules) is tried on a copy first and dropped for the discard, as
-``play_turn`` does.
+lays off and discards as :class:`ContractPlayer` would. A go-down is tried
+on a copy first and, if the rules refuse it (it would go out on a turn that
+may not), dropped for the discard, as ``play_turn`` does; a lay-off or swap
+has passed the player's own going-out checks (:meth:`ContractPlayer._legal`).
 
 Like every engine AI it reads only what its seat may see: its own hand and
 the public state (the discards each player took are public).
@@ -17,13 +17,11 @@ the public state (the discards each player took are public).
 
 from __future__ import annotations
 
-import copy
-from typing import Iterable
+from typing import Callable, Iterable, Sequence
 
-from ...errors import IllegalMoveError
 from ..game import ContractGame
 from ..moves import Move
-from .player import ContractPlayer
+from .player import ContractPlayer, accepts
 
 
 class ContractSeatPlayer:
@@ -58,12 +56,10 @@ class ContractSeatPlayer:
         if game.took and game.picked[seat]:
             player.taken = game.picked[seat][-1]
         move = player.play_moves(game)
-        if move is not None:
-            try:
-                copy.deepcopy(game).push(move)
-                return move
-            except IllegalMoveError:      # e.g. it would go out too early
-                pass
+        # a lay-off or swap passed the player's going-out checks; a go-down
+        # is tried on a copy (refused, e.g., when it would go out too early)
+        if move is not None and (move.action != "down" or accepts(game, move)):
+            return move
         return player.discard_move(game)
 
 
@@ -88,3 +84,33 @@ def next_ai_move(game: ContractGame, seats: Iterable[int],
     if active in ai:
         return player.choose(game, active)
     return None
+
+
+def play_seats(game: ContractGame, players: Sequence, *, max_moves: int = 200_000,
+               on_move: Callable[[ContractGame, Move], None] | None = None) -> ContractGame:
+    """Play ``game`` to its end one move at a time, each seat by its own
+    player (anything with ``choose(game, seat)``: a level of
+    :data:`engine.contract.ai.LEVELS`), in the order :func:`next_ai_move`
+    asks: the seats off turn that may act, in playing order, then the seat
+    on turn.
+
+    :raises RuntimeError: the game did not end within ``max_moves`` moves.
+    """
+    for _ in range(max_moves):
+        if game.is_over:
+            return game
+        active = game.active
+        move = None
+        for s in game.pending_actors():
+            if s != active:
+                move = players[s].choose(game, s)
+                if move is not None:
+                    break
+        if move is None:
+            move = players[active].choose(game, active)
+        game.push(move)
+        if on_move is not None:
+            on_move(game, move)
+    if game.is_over:
+        return game
+    raise RuntimeError(f"game not over after {max_moves} moves")
