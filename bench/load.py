@@ -15,9 +15,12 @@ each rate of ``--rates``. Each request is one seat's: the seat on turn draws
     .venv/bin/python bench/load.py --servers 2      # two web processes behind the Redis layer
 
 Prints per rate: requests sent and answered, p50/p95/p99 latency, errors
-(any answer but 2xx and the 409 of a move overtaken by another), 409s, the
+(any answer but 2xx, the 409 of a move overtaken by another and the 503
+with Retry-After of load shedding), 409s, 503s (requests refused at once
+because they would have waited past the server's deadline), the
 most PostgreSQL connections the server held (sampled every 50 ms) against
-its pool, and p95 over the reference: one unloaded GET in the same run.
+its pool, p95 over the reference (one unloaded GET in the same run), and
+the machine's load average at the end of the rate's run.
 Aim (issue 17): p95 under 50 ms at 200 requests/s, 0 errors, no more
 connections than the pool allows.
 """
@@ -62,15 +65,19 @@ async def run(bases: list[str], games: int, rate: float, seconds: float, setup: 
     base = bases[0]
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as http:
         if not setup:
+            async def post(url, payload):  # the setup waits out a 503's Retry-After, as a client should
+                while True:
+                    async with http.post(url, json=payload) as r:
+                        if r.status != 503:
+                            return await r.json()
+                        await asyncio.sleep(float(r.headers.get("Retry-After", 1)))
+
             async def make():
-                async with http.post(f"{base}/api/games/", json={
-                        "variant": "sabra", "players": 4,
-                        "seats": [{"name": n} for n in ("Ann", "Ben", "Cleo", "Dan")]}) as r:
-                    body = await r.json()
+                body = await post(f"{base}/api/games/", {
+                    "variant": "sabra", "players": 4, "seats": [{"name": n} for n in ("Ann", "Ben", "Cleo", "Dan")]})
                 tokens = []
                 for i in range(4):
-                    async with http.post(f"{base}/api/games/{body['id']}/seats/{i}/", json={}) as r:
-                        tokens.append((await r.json())["token"])
+                    tokens.append((await post(f"{base}/api/games/{body['id']}/seats/{i}/", {}))["token"])
                 return body["id"], tokens
             made = await asyncio.gather(*(make() for _ in range(games)))
             setup["seats"] = [{"game": gid, "index": i, "token": t, "version": 1, "to_move": None,
@@ -90,6 +97,7 @@ async def run(bases: list[str], games: int, rate: float, seconds: float, setup: 
         latencies: list[float] = []
         errors: list[str] = []
         conflicts = [0]
+        shed = [0]  # 503 + Retry-After: refused at once by the server's load shedding
         busy: set[int] = set()
 
         async def one(seat):
@@ -110,6 +118,8 @@ async def run(bases: list[str], games: int, rate: float, seconds: float, setup: 
                         seat["to_move"] = None
                     elif status == 400 and "pool is empty" in body.get("detail", ""):
                         seat["to_move"] = -1  # a finished pool: this seat only reads from now on
+                    elif status == 503 and r.headers.get("Retry-After"):
+                        shed[0] += 1
                     else:
                         errors.append(f"{status} {body}"[:200])
                 else:
@@ -120,6 +130,8 @@ async def run(bases: list[str], games: int, rate: float, seconds: float, setup: 
                         seat["version"] = body["version"]
                         if seat["to_move"] != -1:
                             seat["to_move"] = body["view"]["to_move"]
+                    elif status == 503 and r.headers.get("Retry-After"):
+                        shed[0] += 1
                     else:
                         errors.append(f"{status} {body}"[:200])
             except Exception as exc:  # noqa: BLE001 - a refused connection is an error to count
@@ -145,7 +157,7 @@ async def run(bases: list[str], games: int, rate: float, seconds: float, setup: 
             k += 1
         sent_wall = time.perf_counter() - start
         await asyncio.gather(*tasks)
-    return {"latencies": latencies, "errors": errors, "conflicts": conflicts[0], "sent": k,
+    return {"latencies": latencies, "errors": errors, "conflicts": conflicts[0], "shed": shed[0], "sent": k,
             "sent_rate": k / sent_wall, "ref": setup["ref"]}
 
 
@@ -176,7 +188,7 @@ def main(argv=None) -> int:
     print(f"{args.servers} daphne process(es) on PostgreSQL ({args.database}), Redis {redis_url}, "
           f"pool {args.pool} each (at most {args.pool * args.servers} connections), {args.games} games of 4 seats")
     print(f"{'rate/s':>6} {'sent':>6} {'answered':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'errors':>6} "
-          f"{'409s':>5} {'max conns':>9} {'ref ms':>7} {'p95/ref':>7}")
+          f"{'409s':>5} {'503s':>5} {'max conns':>9} {'ref ms':>7} {'p95/ref':>7} {'load':>5}")
     setup: dict = {}
     try:
         for rate in args.rates:
@@ -189,8 +201,8 @@ def main(argv=None) -> int:
             lat = [x * 1000 for x in out["latencies"]]
             p95, ref = percentile(lat, 95), out["ref"] * 1000
             print(f"{rate:6.0f} {out['sent']:6d} {len(lat):8d} {percentile(lat, 50):7.1f} {p95:7.1f} "
-                  f"{percentile(lat, 99):7.1f} {len(out['errors']):6d} {out['conflicts']:5d} "
-                  f"{max(samples or [0]):9d} {ref:7.1f} {p95 / ref:7.1f}", flush=True)
+                  f"{percentile(lat, 99):7.1f} {len(out['errors']):6d} {out['conflicts']:5d} {out['shed']:5d} "
+                  f"{max(samples or [0]):9d} {ref:7.1f} {p95 / ref:7.1f} {os.getloadavg()[0]:5.1f}", flush=True)
             for e in out["errors"][:3]:
                 print("   error:", e)
     finally:

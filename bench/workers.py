@@ -13,7 +13,12 @@ two workers can only help by playing different games at once.
 
 The machine is shared: run with ``--repeat`` for a steadier ratio.
 
-Prints moves per second for each worker count and the ratio to one worker.
+Prints moves per second for each worker count and the ratio to one worker,
+and how many PostgreSQL connections were opened during the run
+(``pg_stat_database.sessions``; the workers should keep theirs: about one
+per worker process, not one per task).
+
+    .venv/bin/python bench/workers.py --workers 1 --pool prefork --concurrency 2
 """
 
 from __future__ import annotations
@@ -78,12 +83,13 @@ def start_redis(workdir: str) -> tuple[subprocess.Popen, str]:
     return proc, f"redis://127.0.0.1:{port}/0"
 
 
-def start_workers(n: int, env: dict, workdir: str) -> list[tuple[subprocess.Popen, Path]]:
+def start_workers(n: int, env: dict, workdir: str, pool: str = "solo",
+                  concurrency: int = 1) -> list[tuple[subprocess.Popen, Path]]:
     out = []
     for i in range(n):
         log = Path(workdir) / f"worker{i}.log"
-        proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo",
-                                 "-l", "info", "-n", f"bench{i}@%h", "--without-gossip", "--without-mingle",
+        proc = subprocess.Popen([sys.executable, "-m", "celery", "-A", "config", "worker", "-P", pool,
+                                 "-c", str(concurrency), "-l", "info", "-n", f"bench{i}@%h", "--without-gossip", "--without-mingle",
                                  "--without-heartbeat"],
                                 cwd=ROOT, env=env, stdout=open(log, "wb"), stderr=subprocess.STDOUT,
                                 start_new_session=True)
@@ -106,11 +112,21 @@ def stop(procs) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
 
 
-def run(n_workers: int, args, env: dict, workdir: str) -> tuple[int, float]:
+def sessions() -> int:
+    """Connections opened to this database since the statistics were reset."""
+    from django.db import connection
+
+    with connection.cursor() as cur:
+        cur.execute("SELECT sessions FROM pg_stat_database WHERE datname = current_database()")
+        return cur.fetchone()[0]
+
+
+def run(n_workers: int, args, env: dict, workdir: str) -> tuple[int, float, int]:
     from games import services
     from games.models import Event, Game
 
-    workers = start_workers(n_workers, env, workdir)
+    workers = start_workers(n_workers, env, workdir, args.pool, args.concurrency)
+    opened = sessions()
     try:
         seats = [{"name": f"Bot {i}", "kind": "ai", "ai_level": args.level} for i in range(args.players)]
         t0 = time.perf_counter()
@@ -121,9 +137,11 @@ def run(n_workers: int, args, env: dict, workdir: str) -> tuple[int, float]:
              args.timeout, f"{len(ids)} games with {n_workers} worker(s)")
         elapsed = time.perf_counter() - t0
         moves = Event.objects.filter(game_id__in=ids, type="MoveRecorded").count()
+        time.sleep(0.6)  # the statistics collector's flush (PostgreSQL 15: every second at most)
+        opened = sessions() - opened
     finally:
         stop(workers)
-    return moves, elapsed
+    return moves, elapsed, opened
 
 
 def main() -> None:
@@ -137,6 +155,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs per worker count, in alternating order (1 2 2 1 ...); the median is compared")
     parser.add_argument("--timeout", type=float, default=600)
+    parser.add_argument("--pool", default="solo", choices=["solo", "prefork", "threads"],
+                        help="the workers' pool (a deployment's default is prefork)")
+    parser.add_argument("--concurrency", type=int, default=1, help="processes (or threads) per worker")
     args = parser.parse_args()
 
     ensure_database(args.database)
@@ -157,9 +178,10 @@ def main() -> None:
         for r in range(args.repeat):
             order = args.workers if r % 2 == 0 else list(reversed(args.workers))
             for n in order:
-                moves, elapsed = run(n, args, env, workdir)
+                moves, elapsed, opened = run(n, args, env, workdir)
                 rates[n].append(moves / elapsed)
-                print(f"{n} worker(s): {moves} AI moves in {elapsed:.1f} s = {moves / elapsed:.1f} moves/s")
+                print(f"{n} worker(s): {moves} AI moves in {elapsed:.1f} s = {moves / elapsed:.1f} moves/s; "
+                      f"{opened} PostgreSQL connections opened")
         results = {n: statistics.median(v) for n, v in rates.items()}
         base = results[args.workers[0]]
         for n in args.workers:

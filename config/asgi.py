@@ -3,14 +3,23 @@ WebSockets (games/consumers.py, docs/live.md). Serve it with daphne:
 ``daphne -b 0.0.0.0 -p 8000 config.asgi:application`` (bin/demo does)."""
 
 import os
+import time
 
 import django
 from asgiref.sync import sync_to_async
 from django.core.handlers.asgi import ASGIHandler
 from django.core.handlers.base import BaseHandler
+from django.http import HttpResponse
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)  # before the routes import models
+
+from django.conf import settings  # noqa: E402
+
+from .shedding import REFUSED_BODY, ShedLoadMiddleware, Shedder  # noqa: E402
+
+# load shedding (config/shedding.py): one per process
+SHEDDER = Shedder(settings.SHED_DEADLINE_MS / 1000, retry_after=settings.SHED_RETRY_AFTER)
 
 
 class OneHopASGIHandler(ASGIHandler):
@@ -37,7 +46,23 @@ class OneHopASGIHandler(ASGIHandler):
         self.load_middleware(is_async=False)
 
     async def get_response_async(self, request):
-        return await sync_to_async(self.get_response, thread_sensitive=True)(request)
+        return await sync_to_async(self._timed_response, thread_sensitive=True)(request)
+
+    def _timed_response(self, request):
+        """The response, unless the request waited past the shedding
+        deadline for this thread (then 503 at once, nothing run); the time
+        taken feeds the shedder's estimate."""
+        started = time.monotonic()
+        arrived = request.scope.get("tablekeeper.arrived")
+        if arrived is not None and SHEDDER.waited_too_long(started - arrived):
+            SHEDDER.refused += 1
+            response = HttpResponse(REFUSED_BODY, status=503, content_type="application/json")
+            response["Retry-After"] = str(SHEDDER.retry_after)
+            return response
+        try:
+            return self.get_response(request)
+        finally:
+            SHEDDER.served(time.monotonic() - started, beside=SHEDDER.in_hand)
 
 
 django_application = OneHopASGIHandler()
@@ -45,7 +70,6 @@ django_application = OneHopASGIHandler()
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
-from django.conf import settings  # noqa: E402
 
 from games.routing import websocket_urlpatterns  # noqa: E402
 
@@ -54,6 +78,7 @@ if settings.DEBUG:  # the embedded default serves its own static files, as runse
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
 
     http = ASGIStaticFilesHandler(django_application)
+http = ShedLoadMiddleware(http, SHEDDER, exempt=("/" + settings.STATIC_URL.lstrip("/"),))
 
 try:
     from daphne import http_protocol as daphne_http

@@ -309,9 +309,25 @@ if not CELERY_BROKER_URL:
 # while Redis was down.
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "") or None
 CELERY_TASK_IGNORE_RESULT = CELERY_RESULT_BACKEND is None
+# A task's message is acknowledged when the task ends, not when a worker
+# takes it, and a worker reserves one message per process: a worker killed
+# mid-task loses (until the visibility timeout) only the one it held, and
+# beat's repairs below queue that move again. Tasks are safe to run twice.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# The worker's consumer tries a lost broker again every second at most
+# (config.celery.Consumer), and sends the outbox as soon as it is back.
+CELERY_WORKER_CONSUMER = "config.celery:Consumer"
+CELERY_BROKER_CONNECTION_RETRY = True
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None  # for as long as the outage lasts
+BROKER_RETRY_MAX_SECONDS = float(os.environ.get("CELERY_BROKER_RETRY_MAX", "1"))
+# Celery's Django fixup closes every connection around each task, and in a
+# prefork worker with a pool it closes the whole pool: about one new
+# PostgreSQL connection per task. With this, it does so only once every
+# this many tasks; config.celery returns the connection to the process's
+# pool at each task's end instead (as a web request does).
+CELERY_DB_REUSE_MAX = env_int("CELERY_DB_REUSE_MAX", 1000)
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
@@ -338,9 +354,13 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # on one machine): send outbox rows left pending while Redis was away, and
 # queue again AI moves and disputes whose task was lost.
 # A worker killed with a task in hand loses it (the message comes back only
-# after the visibility timeout): every few seconds, games whose AI seat is to
-# move and that have not moved for CELERY_REQUEUE_IDLE seconds get their
-# move queued again, so a game moves again within about 15 s of a kill.
+# after the visibility timeout): every CELERY_REQUEUE_SECONDS (2 s), games
+# whose AI seat is to move and that have not moved for CELERY_REQUEUE_IDLE
+# seconds (5 s) get their move queued again (once per idle time per game),
+# so a game moves again at most about 7 s after a kill plus the move itself
+# (the aim is 15 s at p100). An AI move takes milliseconds, so a game idle
+# for 5 s with its AI seat on turn has lost its message or waits in a queue
+# that long: the duplicate then costs one read and does nothing.
 # The league's tasks (a finished game's result, a closed round's standings,
 # autoplay's next round) are re-driven the same way until their effect is
 # seen (league.redrive).
@@ -348,8 +368,8 @@ CELERY_BEAT_SCHEDULE = {
     "games-drain-outbox": {"task": "games.drain_outbox",
                            "schedule": float(env_int("CELERY_OUTBOX_DRAIN_SECONDS", 5))},
     "games-requeue-stalled": {"task": "games.requeue_stalled",
-                              "schedule": float(env_int("CELERY_REQUEUE_SECONDS", 5)),
-                              "kwargs": {"idle_seconds": env_int("CELERY_REQUEUE_IDLE", 10),
+                              "schedule": float(env_int("CELERY_REQUEUE_SECONDS", 2)),
+                              "kwargs": {"idle_seconds": env_int("CELERY_REQUEUE_IDLE", 5),
                                          "dispute_idle_seconds": env_int("CELERY_DISPUTE_REQUEUE_IDLE", 120)}},
     # a checkpoint of every stream's head (games/checkpoints.py; nothing is
     # written when no stream moved since the last one)
@@ -357,8 +377,8 @@ CELERY_BEAT_SCHEDULE = {
                          "schedule": float(env_int("CELERY_CHECKPOINT_SECONDS", 3600)),
                          "kwargs": {"reason": "beat"}},
     "league-redrive": {"task": "league.redrive",
-                       "schedule": float(env_int("CELERY_REDRIVE_SECONDS", 10)),
-                       "kwargs": {"idle_seconds": env_int("CELERY_REDRIVE_IDLE", 15)}},
+                       "schedule": float(env_int("CELERY_REDRIVE_SECONDS", 5)),
+                       "kwargs": {"idle_seconds": env_int("CELERY_REDRIVE_IDLE", 10)}},
 }
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 
@@ -386,6 +406,13 @@ LOGGING = {
 }
 
 
+# --- load shedding (config/shedding.py) -------------------------------------------
+# A web process refuses (503, Retry-After) a request that would wait longer
+# than this before Django starts on it, instead of queueing it; 0: never.
+SHED_DEADLINE_MS = env_int("SHED_DEADLINE_MS", 250)
+SHED_RETRY_AFTER = env_int("SHED_RETRY_AFTER", 1)
+
+
 # --- live pages (Django Channels) --------------------------------------------
 # The seat and replay pages get a push over a WebSocket when their game moves
 # on (games/consumers.py, docs/live.md). Served by an ASGI server (daphne,
@@ -397,7 +424,23 @@ LOGGING = {
 ASGI_APPLICATION = "config.asgi.application"
 CHANNEL_REDIS_URL = os.environ.get("CHANNEL_REDIS_URL", "")
 if CHANNEL_REDIS_URL:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer",
-                                  "CONFIG": {"hosts": [CHANNEL_REDIS_URL], "capacity": 500, "expiry": 30}}}
+    from redis.asyncio.retry import Retry
+    from redis.backoff import ExponentialBackoff
+
+    # Each process keeps a pool of connections to the layer's Redis. After
+    # Redis restarts, every pooled connection is dead: without a retry, the
+    # first command on one failed (the first socket after a restart was
+    # accepted, stayed silent and closed with 1011). A command that meets a
+    # dead connection, or none, is tried again on a new one (twice, 50-200
+    # ms apart; every layer command is safe to repeat: a group's member
+    # added twice is added once, a move's notice sent twice redraws nothing);
+    # a connection attempt gives up after a second. And a read waits 10 s:
+    # channels-redis waits for a socket's messages with BZPOPMIN for 5 s, and
+    # redis-py's default read timeout is 5 s too, so an idle socket's wait
+    # raced its own timeout and the socket was closed with 1011 after 5-16 s.
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
+        "hosts": [{"address": CHANNEL_REDIS_URL, "socket_connect_timeout": 1, "socket_timeout": 10,
+                   "retry": Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)}],
+        "capacity": 500, "expiry": 30}}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}

@@ -10,6 +10,12 @@ FAMILIES: tuple[str, ...] = ("rummikub", "contract", "okey", "american")
 
 VARIANTS: list[type] = []
 
+#: each family's description (:class:`engine.family.Family`), by name
+_DESCRIPTIONS: dict = {}
+
+#: the family a new tournament is of when none is said
+DEFAULT_FAMILY: str = FAMILIES[0]
+
 
 def register(cls):
     """Class decorator adding a :class:`engine.base.Game` subclass."""
@@ -23,6 +29,35 @@ def _load() -> None:
 
     for family in FAMILIES:
         importlib.import_module(f"{__package__}.{family}")
+        importlib.import_module(f"{__package__}.{family}.family")
+
+
+def register_family(description):
+    """Add a family's description (an :class:`engine.family.Family`), by its
+    ``name``; a family's ``family.py`` calls it on its one instance (a test
+    may register a family of its own). Returns the description."""
+    _DESCRIPTIONS[description.name] = description
+    return description
+
+
+def family_for(name: str):
+    """The description of the family called ``name``.
+
+    :raises RuleOptionError: no such family (a ``ValueError``).
+    """
+    if name not in _DESCRIPTIONS:
+        _load()
+    try:
+        return _DESCRIPTIONS[name]
+    except (KeyError, TypeError):
+        known = ", ".join(sorted(_DESCRIPTIONS)) or "none"
+        raise RuleOptionError(f"unknown game family {name!r} (known: {known})") from None
+
+
+def families() -> list:
+    """Every registered family's description, in listing order."""
+    _load()
+    return sorted(_DESCRIPTIONS.values(), key=lambda f: (f.order, f.title))
 
 
 def find_variant(name: str):
@@ -47,11 +82,10 @@ def find_variant(name: str):
 def analyser_for(variant: str):
     """The post-game analyser of a variant's family: the module-level
     ``analyse(source) -> engine.analysis.GameAnalysis`` of
-    ``engine/<family>/analysis.py``, imported when first asked for.
+    ``engine/<family>/analysis.py``, imported when first asked for (its
+    description's :meth:`~engine.family.Family.analyser`).
 
     :raises RuleOptionError: no such variant.
+    :raises NotImplementedError: the family has no analyser.
     """
-    import importlib
-
-    cls = find_variant(variant)
-    return importlib.import_module(f"{__package__}.{cls.family}.analysis").analyse
+    return family_for(find_variant(variant).family).analyser()

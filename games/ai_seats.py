@@ -50,7 +50,7 @@ from . import outbox
 from .errors import GameIsOver, MoveRefused
 from .eventstore import ConcurrencyConflict
 from .lru import LRU
-from .models import Game, Seat
+from .models import Game, OutboxMessage, Seat
 from .services import STATE_CACHE, game_record_move, load_state
 
 log = logging.getLogger(__name__)
@@ -73,13 +73,15 @@ def _levels(family: str) -> dict[str, type]:
     return levels_for(family)
 
 
-# The level a seat without one plays at, where the family has no "random".
-FAMILY_DEFAULT_LEVEL = {"contract": "standard", "okey": "greedy", "american": "greedy"}
-
-
 def default_level(family: str) -> str:
-    """The AI level seats of ``family`` play at when none is given."""
-    return FAMILY_DEFAULT_LEVEL.get(family, DEFAULT_LEVEL)
+    """The AI level seats of ``family`` play at when none is given (the
+    family's ``default_ai_level``, :mod:`engine.family`)."""
+    from engine.registry import family_for
+
+    try:
+        return family_for(family).default_ai_level
+    except ValueError:
+        return DEFAULT_LEVEL
 
 
 def _acts_off_turn(variant: str) -> bool:
@@ -301,7 +303,13 @@ def requeue_stalled(*, game_ids: Iterable[int] | None = None, idle_seconds: floa
     qs = Game.objects.filter(status=Game.Status.IN_PROGRESS, to_move__isnull=False).only(
         "id", "family", "version", "to_move", "status", "created_at")
     if idle_seconds:
-        qs = qs.filter(updated_at__lt=timezone.now() - timedelta(seconds=idle_seconds))
+        since = timezone.now() - timedelta(seconds=idle_seconds)
+        # idle, and not queued again within the idle time either: a game
+        # stuck behind a long queue gets one duplicate per idle time, not
+        # one per beat
+        qs = qs.filter(updated_at__lt=since).exclude(
+            pk__in=OutboxMessage.objects.filter(topic=TASK, created_at__gte=since, game__isnull=False)
+                             .values("game_id"))
     if game_ids is not None:
         qs = qs.filter(pk__in=list(game_ids))
     queued = 0

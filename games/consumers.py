@@ -23,6 +23,7 @@ The client sends nothing; whatever it sends is ignored.
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
@@ -38,6 +39,8 @@ from .push import group_name
 from .receipts import receipt_at
 from .seat_session import seat_in_session
 from .services import load_state, turn_clock
+
+log = logging.getLogger(__name__)
 
 FORBIDDEN = 4403
 NOT_FOUND = 4404
@@ -95,11 +98,20 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        # The game's group is joined before the socket is accepted: with the
+        # layer away (Redis down) the handshake is refused, and the page
+        # polls and backs off, instead of a socket accepted and dropped.
+        try:
+            await self.channel_layer.group_add(group_name(self.game_id), self.channel_name)
+        except Exception as exc:  # noqa: BLE001 - any layer failure: refuse, the page polls
+            log.warning("live socket for game %s refused: the channel layer failed (%s: %s)", self.game_id,
+                        type(exc).__name__, exc)
+            await self.close()
+            return
+        self.group = group_name(self.game_id)
         await self.accept()
         if not await self.admit():
             return
-        self.group = group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.send_frame()
 
     async def admit(self) -> bool:

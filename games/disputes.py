@@ -12,7 +12,7 @@ A player (with their seat credential) or an official opens a dispute on one
 The worker calls :func:`dispute_resolve`, which replays the stream to the
 disputed move, asks the engine the question of the dispute's kind and
 appends ``DisputeResolved`` with the verdict and its evidence. Each family
-judges its own kinds (:data:`FAMILY_KINDS`); a kind of another family is
+judges its own kinds (its description's ``dispute_kinds``, :mod:`engine.family`); a kind of another family is
 refused when the dispute is opened. Rummikub, by :mod:`engine.solver`:
 
 ``table_invalid``
@@ -67,7 +67,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 
-from engine.errors import EngineError
+from engine.family import DisputeRefused
 
 from . import eventstore as es
 from . import outbox
@@ -124,234 +124,64 @@ def states_around(game: Game, move_version: int):
     return before, after, target.payload
 
 
-def _table_tiles(state) -> list[int]:
-    from engine.tiles import JOKER
-
-    return [s if s < 52 else JOKER for m in state.table_melds() for s in m]
-
-
-def _tokens(tiles) -> list[str]:
-    from engine.tiles import TILES
-
-    return [str(TILES[int(t)]) for t in sorted(int(t) for t in tiles)]
-
-
-def _melds_text(melds) -> list[str]:
-    """Melds in the engine's notation, each joker naming the tile it stands
-    for (``[R7 R8 J(R9)]``)."""
-    from engine.melds import format_meld
-
-    return [format_meld(m) for m in melds]
-
-
-def _solution(sol) -> dict[str, Any]:
-    return {**sol.to_json(), "melds": _melds_text(sol.melds)}
-
-
-def _parse_claimed(tiles, tileset) -> list[int]:
-    from engine.tiles import parse_tiles
-
-    if isinstance(tiles, str):
-        tiles = tiles.split()
-    if not isinstance(tiles, list) or not tiles:
-        raise DisputeError("claimed_table must be a non-empty list of tiles, e.g. [\"R7\", \"K7\", \"B7\"]",
-                           "bad-claimed-table")
-    try:
-        parsed = [int(t) for t in parse_tiles([str(t) for t in tiles])]
-        tileset.check(parsed)
-    except EngineError as exc:
-        raise DisputeError(f"claimed_table: {exc}", "bad-claimed-table") from None
-    return parsed
-
-
 # --- the judge (pure: states in, verdict out) ----------------------------------------
 
 def judge(kind: str, before, after, payload: dict[str, Any], *,
           claimed_table: list[int] | None = None) -> dict[str, Any]:
     """Answer a dispute of ``kind`` about the move ``payload`` that turned
-    ``before`` into ``after``, with the judge of the states' family.
+    ``before`` into ``after``, with the judge of the states' family
+    (:meth:`engine.family.Family.judge`).
 
     :returns: ``{"upheld", "verdict", "summary", "evidence"}``.
     :raises DisputeError: an unknown kind, a family no judge answers, a
         kind that does not apply to this family or to this move.
     :raises engine.errors.EngineError: the engine refused the position.
     """
-    family = type(before).family
-    _check_kind(kind, family)
-    return _JUDGES[family](kind, before, after, payload, claimed_table=claimed_table)
+    family = _family(type(before).family)
+    _check_kind(kind, family, name=type(before).family)
+    try:
+        return family.judge(kind, before, after, payload, claimed_table=claimed_table)
+    except DisputeRefused as exc:
+        raise DisputeError(str(exc), exc.code) from None
 
 
-def _check_kind(kind: str, family: str, game: str = "this game") -> None:
+def _family(name: str):
+    from engine.registry import family_for
+
+    try:
+        return family_for(name)
+    except ValueError:
+        return None
+
+
+def family_kinds(name: str) -> tuple[str, ...]:
+    """The dispute kinds the family's judge answers (none for a family the
+    engine does not know)."""
+    family = _family(name)
+    return family.dispute_kinds if family is not None else ()
+
+
+def _check_kind(kind: str, family, game: str = "this game", *, name: str = "") -> None:
     """:raises DisputeError: unknown kind, unjudged family, or a kind of
     another family (``game`` names the game in the message)."""
     if kind not in Dispute.Kind.values:
         raise DisputeError(f"unknown dispute kind {kind!r} (one of {', '.join(Dispute.Kind.values)})", "bad-kind")
-    if family not in FAMILY_KINDS:
-        raise DisputeError(f"disputes are judged by the Rummikub solver and the contract rummy and "
-                           f"Okey engines; "
-                           f"{game} is {family}", "not-judged")
-    if kind not in FAMILY_KINDS[family]:
-        hint = ""
-        if kind == Dispute.Kind.WINNING_HAND and family == "rummikub":
-            hint = "; a rack emptied is disputed with table_invalid on that play (the table after it must divide)"
-        raise DisputeError(f"a {kind} dispute is not judged for {family} games (their kinds: "
-                           f"{', '.join(FAMILY_KINDS[family])}){hint}", "not-applicable")
+    if family is None or not family.dispute_kinds:
+        judged = ", ".join(f.title for f in _judged())
+        raise DisputeError(f"disputes are judged for {judged} games; "
+                           f"{game} is {family.title if family else name}", "not-judged")
+    if kind not in family.dispute_kinds:
+        hint = family.dispute_hints.get(kind, "")
+        raise DisputeError(f"a {kind} dispute is not judged for {family.name} games (their kinds: "
+                           f"{', '.join(family.dispute_kinds)}){'; ' + hint if hint else ''}", "not-applicable")
 
 
-def _judge_rummikub(kind: str, before, after, payload: dict[str, Any], *,
-                    claimed_table: list[int] | None = None) -> dict[str, Any]:
-    """The Rummikub kinds, by :mod:`engine.solver`."""
-    from engine.solver import could_open, divide, solve
+def _judged() -> list:
+    from engine.registry import families
 
-    ts = type(before).tileset
-    seat = payload.get("seat", before.to_move)
-    move = before.parse_move(payload["move"])
-    rules = before.rules
-    if kind == Dispute.Kind.TABLE_INVALID:
-        if claimed_table is not None:
-            tiles, source = list(claimed_table), "claimed"
-        elif payload.get("refused"):
-            refused = before.parse_move(payload["refused"]["move"])
-            tiles = _table_tiles(before) + [int(t) for t in refused.tiles]
-            source = "refused-play"
-        else:
-            tiles, source = _table_tiles(after), "after-move"
-        melds = divide(tiles, tileset=ts)
-        evidence = {"source": source, "seat": seat, "tiles": _tokens(tiles),
-                    "reading": "free rearrangement (seed 000)"}
-        if melds is None:
-            return {"upheld": True, "verdict": "table_not_valid", "evidence": {**evidence, "arrangement": None},
-                    "summary": f"the {len(tiles)} tiles cannot be divided into valid groups and runs"}
-        return {"upheld": False, "verdict": "table_valid",
-                "evidence": {**evidence, "arrangement": _melds_text(melds)},
-                "summary": f"the {len(tiles)} tiles divide into {len(melds)} valid melds"}
-    rack = before.rack(seat)
-    if kind == Dispute.Kind.COULD_OPEN:
-        if before.initial_done[seat]:
-            raise DisputeError(f"seat {seat} had already made the initial meld before this move", "not-applicable")
-        if move.kind == "play" and not payload.get("refused"):
-            raise DisputeError(f"seat {seat} made the initial meld with this move", "not-applicable")
-        found = could_open(rack, rules=rules, tileset=ts)
-        evidence = {"seat": seat, "rack": _tokens(rack), "threshold": rules.initial_meld}
-        if found is None:
-            return {"upheld": False, "verdict": "could_not_open", "evidence": {**evidence, "play": None},
-                    "summary": f"no melds from the rack reach {rules.initial_meld} points"}
-        return {"upheld": True, "verdict": "could_have_opened",
-                "evidence": {**evidence, "play": _solution(found)},
-                "summary": f"{' '.join(str(t) for t in found.play)} ({found.value_placed} points) "
-                           f"could have opened"}
-    if kind == Dispute.Kind.NOT_BEST:
-        table = _table_tiles(before)
-        done = bool(before.initial_done[seat])
-        best = solve(table, rack, done, rules=rules, tileset=ts)
-        placed = [int(t) for t in move.tiles] if move.kind == "play" and not payload.get("refused") else []
-        from engine.tiles import face_value
-
-        value = sum(face_value(t) for t in placed)
-        evidence = {"seat": seat, "rack": _tokens(rack), "table": _tokens(table),
-                    "played": {"tiles_placed": len(placed), "value_placed": value, "play": _tokens(placed)},
-                    "best": _solution(best), "initial_meld_done": done}
-        better = (best.tiles_placed, best.value_placed) > (len(placed), value)
-        if better:
-            return {"upheld": True, "verdict": "better_play_existed", "evidence": evidence,
-                    "summary": f"{best.tiles_placed} tiles worth {best.value_placed} could have been "
-                               f"placed; the move placed {len(placed)} worth {value}"}
-        return {"upheld": False, "verdict": "best_play", "evidence": evidence,
-                "summary": f"no play places more than {len(placed)} tiles worth {value}"}
-    raise DisputeError(f"unknown dispute kind {kind!r} (one of {', '.join(Dispute.Kind.values)})", "bad-kind")
+    return [f for f in families() if f.dispute_kinds]
 
 
-def _judge_contract(kind: str, before, after, payload: dict[str, Any], *,
-                    claimed_table: list[int] | None = None) -> dict[str, Any]:
-    """``winning_hand``, by :func:`engine.contract.judge_going_out` on the
-    state before the move (the state after it has moved to the next hand)."""
-    from engine.contract import judge_going_out
-
-    try:
-        found = judge_going_out(before, before.parse_move(payload["move"]))
-    except EngineError:
-        raise
-    except ValueError as exc:  # not a going-out
-        raise DisputeError(f"a winning_hand dispute is about a move that went out: {exc}",
-                           "not-applicable") from None
-    evidence = {k: v for k, v in found.items() if k != "valid"}
-    seat, hand = found["seat"], f"hand {found['hand']} ({found['contract']})"
-    if found["valid"]:
-        kinds = "; ".join(f"meld {m['meld']}, a {m['kind']}: {' '.join(m['cards'])}" for m in found["melds"])
-        return {"upheld": False, "verdict": "winning_hand_valid", "evidence": evidence,
-                "summary": f"seat {seat} went out of {hand} with a winning hand ({found['move']}): {kinds}"}
-    return {"upheld": True, "verdict": "winning_hand_not_valid", "evidence": evidence,
-            "summary": f"seat {seat} did not go out of {hand} with a winning hand: "
-                       f"{found['reason']} ({found['rule']})"}
-
-
-def _contract_opening(kind: str, before, payload: dict[str, Any], move_version: int) -> None:
-    """Refuse, when it is opened, a winning_hand dispute on a move that did
-    not go out.
-
-    :raises DisputeError: the move left cards in its player's hand.
-    """
-    from engine.contract import claims_going_out
-
-    if not claims_going_out(before, before.parse_move(payload["move"])):
-        mover = payload.get("seat", before.to_move)
-        raise DisputeError(f"move {move_version} ({payload['move']}) did not go out: it did not empty "
-                           f"seat {mover}'s hand of {len(before.rack(mover))} cards; a winning_hand "
-                           f"dispute is opened on the move that emptied a hand", "not-going-out")
-
-
-def _judge_okey(kind: str, before, after, payload: dict[str, Any], *,
-                claimed_table: list[int] | None = None) -> dict[str, Any]:
-    """``winning_hand``, by :func:`engine.okey.judge_finish`: the 14 tiles
-    the finisher kept, through the hand checker ``okey-hand`` answers with."""
-    from engine.okey import judge_finish
-
-    found = judge_finish(before, before.parse_move(payload["move"]))
-    evidence = {k: v for k, v in found.items() if k != "valid"}
-    seat, game_no = found["seat"], found["game"]
-    if found["valid"]:
-        melds = "; ".join(" ".join(m) for m in found["melds"])
-        return {"upheld": False, "verdict": "winning_hand_valid", "evidence": evidence,
-                "summary": f"seat {seat} finished game {game_no} with a winning hand "
-                           f"({found['kind']}, okey {found['okey']}): {melds}"}
-    return {"upheld": True, "verdict": "winning_hand_not_valid", "evidence": evidence,
-            "summary": f"seat {seat} did not finish game {game_no} with a winning hand: "
-                       f"the 14 tiles {' '.join(found['tiles'])} are not all in sets and runs"}
-
-
-def _okey_opening(kind: str, before, payload: dict[str, Any], move_version: int) -> None:
-    """Refuse a winning_hand dispute on a move that did not finish.
-
-    :raises DisputeError: the move was not a ``finish``.
-    """
-    if not payload["move"].split()[:1] == ["finish"]:
-        raise DisputeError(f"move {move_version} ({payload['move']}) did not finish a game; a "
-                           "winning_hand dispute is opened on the finish move", "not-going-out")
-
-
-def _rummikub_opening(kind: str, before, payload: dict[str, Any], move_version: int) -> None:
-    """Refuse, when it is opened, a could_open dispute that cannot apply.
-
-    :raises DisputeError: the seat had opened before, or opened with it.
-    """
-    if kind == Dispute.Kind.COULD_OPEN:
-        mover = payload.get("seat", before.to_move)
-        if before.initial_done[mover]:
-            raise DisputeError(f"seat {mover} had already made the initial meld before move {move_version}",
-                               "not-applicable")
-        if payload["move"].startswith("play") and not payload.get("refused"):
-            raise DisputeError(f"seat {mover} made the initial meld with move {move_version}", "not-applicable")
-
-
-# Each family's judge, the kinds it answers, and the checks made when a
-# dispute is opened. The family is the engine class's ``family``.
-FAMILY_KINDS: dict[str, tuple[str, ...]] = {
-    "rummikub": (Dispute.Kind.TABLE_INVALID, Dispute.Kind.COULD_OPEN, Dispute.Kind.NOT_BEST),
-    "contract": (Dispute.Kind.WINNING_HAND,),
-    "okey": (Dispute.Kind.WINNING_HAND,),
-}
-_JUDGES = {"rummikub": _judge_rummikub, "contract": _judge_contract, "okey": _judge_okey}
-_OPENING = {"rummikub": _rummikub_opening, "contract": _contract_opening, "okey": _okey_opening}
 # Kinds whose evidence is on the table for everyone to see (any seat may
 # open them while the game is on); the others look at the mover's rack.
 PUBLIC_KINDS = (Dispute.Kind.TABLE_INVALID, Dispute.Kind.WINNING_HAND)
@@ -395,7 +225,8 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
     """
     game_id = game if isinstance(game, int) else game.pk
     game = Game.objects.get(pk=game_id)
-    _check_kind(kind, game.family, f"game {game.pk}")
+    family = _family(game.family)
+    _check_kind(kind, family, f"game {game.pk}", name=game.family)
     if not isinstance(move_version, int) or isinstance(move_version, bool) or move_version < 1:
         raise BadRequest(f"move_version must be a positive whole number, got {move_version!r}", "bad-version")
     if seat is not None and (not isinstance(seat, int) or not 0 <= seat < game.players):
@@ -408,14 +239,16 @@ def dispute_open(*, game: Game | int, move_version: int, kind: str, seat: int | 
     if seat is not None and kind not in PUBLIC_KINDS and seat != mover and not game.is_over:
         raise NotYourSeat(f"a {kind} dispute looks at the rack of seat {mover}: while the game is on, "
                           f"only that seat or an official may open it", "not-your-move")
-    claimed = None
-    if claimed_table is not None:
-        if kind != Dispute.Kind.TABLE_INVALID:
-            raise DisputeError("claimed_table only goes with a table_invalid dispute", "bad-claimed-table")
-        claimed = _parse_claimed(claimed_table, type(before).tileset)
-    # refuse a dispute that cannot apply, now rather than later
-    _OPENING[type(before).family](kind, before, payload, move_version)
-    tokens = _tokens(claimed) if claimed is not None else None
+    if claimed_table is not None and kind != Dispute.Kind.TABLE_INVALID:
+        raise DisputeError("claimed_table only goes with a table_invalid dispute", "bad-claimed-table")
+    claimed, tokens = None, None
+    try:
+        if claimed_table is not None:
+            claimed, tokens = family.parse_claimed(claimed_table, before)
+        # refuse a dispute that cannot apply, now rather than later
+        family.check_dispute(kind, before, payload, move_version)
+    except DisputeRefused as exc:
+        raise DisputeError(str(exc), exc.code) from None
     with transaction.atomic():
         # one opener at a time per game: the same question asked twice at
         # once is still asked (and judged) once
@@ -461,7 +294,7 @@ def dispute_resolve(*, dispute_id: int) -> Dispute:
         before, after, payload = states_around(game, dispute.move_version)
         claimed = None
         if dispute.claimed_table:
-            claimed = _parse_claimed(dispute.claimed_table, type(before).tileset)
+            claimed = _family(game.family).parse_claimed(dispute.claimed_table, before)[0]
         answer = judge(dispute.kind, before, after, payload, claimed_table=claimed)
         with transaction.atomic():
             locked = Dispute.objects.select_for_update().get(pk=dispute_id)

@@ -229,6 +229,16 @@ def drain(limit: int = 1000) -> DrainReport:
     return report
 
 
+def drain_now(limit: int = 1000) -> DrainReport:
+    """Drain with the rows' retry pauses ignored: for when the broker is
+    known to be back (a worker has just connected to it, or an operator
+    says so with ``manage.py drain_outbox --now``)."""
+    OutboxMessage.objects.filter(status=OutboxMessage.Status.PENDING,
+                                 next_attempt_at__gt=timezone.now()).update(next_attempt_at=None)
+    _broker_pause["until"] = 0.0
+    return drain(limit)
+
+
 def retry_failed() -> int:
     """Put every ``failed`` row back to pending (rows failed for good by an
     older version after a number of broker errors); returns how many."""

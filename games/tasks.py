@@ -10,15 +10,10 @@ registers the outbox handlers (:mod:`games.ai_seats`, and
 
 from __future__ import annotations
 
-import logging
-
 from celery import shared_task
-from celery.signals import worker_ready
 from django.db import DatabaseError, InterfaceError, OperationalError
 
 from . import ai_seats, analysis, checkpoints, disputes, outbox
-
-log = logging.getLogger(__name__)
 
 # Errors worth retrying: the database or the broker was away for a moment.
 RETRY_ON = (OperationalError, InterfaceError, ConnectionError, TimeoutError)
@@ -83,15 +78,3 @@ def requeue_stalled(idle_seconds: float = 60, dispute_idle_seconds: float | None
     return {"ai_moves": ai_seats.requeue_stalled(idle_seconds=idle_seconds),
             "disputes": disputes.requeue_stalled(
                 idle_seconds=idle_seconds if dispute_idle_seconds is None else dispute_idle_seconds)}
-
-
-@worker_ready.connect(dispatch_uid="games.tasks.drain_on_worker_ready")
-def drain_on_worker_ready(**kwargs) -> None:
-    """A worker starting (after a crash, or after Redis came back) sends
-    whatever the outbox still holds."""
-    try:
-        report = outbox.drain()
-        if report.sent or report.errors:
-            log.warning("worker start: outbox drained, %d sent, %d errors", report.sent, len(report.errors))
-    except Exception:  # the database may be away: the periodic drain will do it
-        log.exception("worker start: outbox drain failed")

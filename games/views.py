@@ -25,104 +25,22 @@ from .models import Game, Seat
 from .replay import ReplayError
 
 # ------------------------------------------------------------------ drawing
-RUMMIKUB_COLOURS = {"K": "black", "R": "red", "B": "blue", "O": "orange"}
-SUITS = {"C": ("\u2663", "black"), "D": ("\u2666", "red"), "H": ("\u2665", "red"), "S": ("\u2660", "black")}
-RANK_TEXT = {1: "A", 11: "J", 12: "Q", 13: "K", 14: "A"}
-
-
-def rummikub_tile(code: str) -> dict[str, str]:
-    """A Rummikub tile code (``R7``, ``J``, ``J(R6)``, ``J(7)``) as a chip:
-    ``{"css", "label", "stands", "code"}``."""
-    code = code.strip()
-    if code.startswith("J"):
-        stands = code[2:-1] if code.startswith("J(") and code.endswith(")") else ""
-        colour = RUMMIKUB_COLOURS.get(stands[:1], "")
-        return {"css": f"tile joker {colour}".strip(), "label": "\u263a", "stands": stands, "code": code}
-    colour = RUMMIKUB_COLOURS.get(code[:1], "unknown")
-    return {"css": f"tile {colour}", "label": code[1:] or code, "stands": "", "code": code}
-
-
-def okey_tile(code: str) -> dict[str, str]:
-    """An Okey tile (``R7``, ``F`` a false joker) as a chip."""
-    if code.strip() == "F":
-        return {"css": "tile joker false", "label": "\u2605", "stands": "false joker", "code": "F"}
-    return rummikub_tile(code)
-
-
-def rummikub_meld(text: str) -> list[dict[str, str]]:
-    """A meld as the engine writes it (``[K1 K2 J(K3)]``) as a row of chips."""
-    return [rummikub_tile(t) for t in text.strip().strip("[]").split()]
-
-
-def _rank_text(rank: int) -> str:
-    return RANK_TEXT.get(rank, str(rank))
-
-
-def contract_card(code: str, stands: str = "") -> dict[str, str]:
-    """A card code (``7C``, ``TD``, ``JK``) as a chip with its suit symbol;
-    ``stands`` marks what a joker stands for in a meld."""
-    if code == "JK":
-        return {"css": "card joker", "label": "\u2605", "stands": stands, "code": code}
-    rank, suit = code[:-1], code[-1:]
-    symbol, colour = SUITS.get(suit, (suit, "black"))
-    return {"css": f"card {colour}", "label": ("10" if rank == "T" else rank) + symbol, "stands": "",
-            "code": code}
-
-
-def contract_meld(meld: dict[str, Any]) -> list[dict[str, str]]:
-    """A contract-rummy meld (``{"kind", "cards", "suit"/"start" or "rank"}``)
-    as a row of cards, each joker marked with the card it stands for."""
-    chips = []
-    for i, code in enumerate(meld.get("cards", [])):
-        stands = ""
-        if code == "JK":
-            if meld.get("kind") == "run" and meld.get("start") is not None:
-                symbol = SUITS.get(meld.get("suit", ""), (meld.get("suit", ""), ""))[0]
-                stands = _rank_text(meld["start"] + i) + symbol
-            elif meld.get("rank") is not None:
-                stands = _rank_text(meld["rank"])
-        chips.append(contract_card(code, stands))
-    return chips
-
-
 def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[dict[str, Any]],
                own_seat: int | None = None) -> dict[str, Any]:
     """The drawing of an engine view: melds as rows of chips, one line per
     seat (rack when known, else its count), the pool count, whose turn and
-    the scores. A family the page does not know is shown as its raw view."""
-    family = view.get("family")
-    if family == "rummikub":
-        melds = [rummikub_meld(m) for m in view.get("table", [])]
-        chip = rummikub_tile
-        counts = view.get("rack_counts", [])
-        pool = view.get("pool_count")
-        flags = view.get("initial_meld_done", [])
-        flag_text = "initial meld done"
-    elif family == "contract":
-        melds = [contract_meld(m) for m in view.get("table", [])]
-        chip = contract_card
-        counts = view.get("hand_counts", [])
-        pool = view.get("stock_count")
-        flags = view.get("down", [])
-        flag_text = "down"
-    elif family == "okey":
-        # no melds on the table during play: the winner's, once shown
-        last = (view.get("results") or [None])[-1] if view.get("is_over") else None
-        melds = [[okey_tile(t) for t in m] for m in (last or {}).get("melds", [])]
-        chip = okey_tile
-        counts = view.get("rack_counts", [])
-        pool = view.get("middle_count")
-        flags = []
-        flag_text = ""
-    elif family == "american":
-        melds = [rummikub_meld(m["meld"]) for m in view.get("table", [])]
-        chip = rummikub_tile
-        counts = view.get("rack_counts", [])
-        pool = view.get("pool_count")
-        flags = view.get("melded", [])
-        flag_text = "melded"
-    else:
+    the scores. The family's description (:meth:`engine.family.Family.draw`)
+    turns its view into chips; ``board`` is what the templates read of it
+    (:class:`engine.family.Board`). A family the engine does not know is
+    shown as its raw view."""
+    from engine.registry import family_for
+
+    try:
+        family = family_for(view.get("family"))
+    except ValueError:
         return {"known": False, "raw": view}
+    drawn = family.draw(view)
+    counts = drawn.counts
     if racks is None and view.get("racks") is not None:  # the engine shows every rack once over
         racks = view["racks"]
     if racks is None and own_seat is not None:
@@ -130,40 +48,30 @@ def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[
         racks = [own if i == own_seat else None for i in range(len(counts))]
     scores = view.get("scores") if view.get("is_over") else None
     totals = view.get("totals") or view.get("points")
-    owners = ([m.get("owner") for m in view.get("table", [])] if family in ("contract", "american")
-              else [None] * len(melds))
+    owners = drawn.owners or [None] * len(drawn.melds)
     names = {s["index"]: s["name"] for s in seats}
-    piles = view.get("piles") if family == "okey" else None
-    if family == "american":   # only each seat's latest discard is seen
-        piles = [[p] if p else [] for p in view.get("piles", [])]
+    flags, piles = drawn.flags, drawn.piles
     rows = []
     for i, count in enumerate(counts):
         hand = racks[i] if racks is not None and i < len(racks) else None
         rows.append({
             "index": i, "name": names.get(i, f"seat {i}"), "count": count,
-            "tiles": [chip(t) for t in hand] if hand is not None else None,
+            "tiles": [drawn.chip(t) for t in hand] if hand is not None else None,
             "to_move": view.get("to_move") == i, "own": own_seat == i,
-            "flag": flag_text if i < len(flags) and flags[i] else "",
+            "flag": drawn.flag_text if i < len(flags) and flags[i] else "",
             "score": scores[i] if scores and i < len(scores) else None,
             "total": totals[i] if totals and i < len(totals) else None,
-            "pile": [(okey_tile if family == "okey" else chip)(t) for t in piles[i]]
-            if piles is not None and i < len(piles) else None,
+            "pile": piles[i] if piles is not None and i < len(piles) else None,
         })
-    discard = view.get("discard_top")
     return {
-        "known": True, "family": family,
+        "known": True, "family": family.name, "board": family.board, "facts": drawn.facts,
         "melds": [{"chips": chips, "owner": names.get(owner, owner) if owner is not None else None}
-                  for chips, owner in zip(melds, owners)],
-        "seats": rows, "pool": pool, "to_move": view.get("to_move"),
+                  for chips, owner in zip(drawn.melds, owners)],
+        "seats": rows, "pool": drawn.pool, "to_move": view.get("to_move"),
         "to_move_name": names.get(view.get("to_move"), ""), "turn": view.get("turn"),
         "is_over": view.get("is_over"), "winners": [names.get(w, w) for w in view.get("winners", [])],
-        "end_reason": view.get("end_reason", ""),
-        "hand": view.get("hand"), "contract": view.get("contract"), "phase": view.get("phase"),
-        "discard": contract_card(discard) if discard else None, "discard_count": view.get("discard_count"),
-        "indicator": okey_tile(view["indicator"]) if view.get("indicator") else None,
-        "points": view.get("points"), "game": view.get("game"), "okey": view.get("okey"),
-        "trump": rummikub_tile(view["trump"]) if family == "american" and view.get("trump") else None,
-        "trump_in_pool": view.get("trump_in_pool"),
+        "end_reason": view.get("end_reason", ""), "phase": view.get("phase"),
+        "points": view.get("points"),
     }
 
 
@@ -322,10 +230,6 @@ def play_enter(request):
     return _private(redirect("games:play", game_id=seat.game_id))
 
 
-# the browser table of each family (static/games/table/), built on parts.js
-TABLES = {"rummikub": "rummikub", "contract": "contract", "okey": "okey", "american": "american"}
-
-
 def play(request, game_id: int):
     """The seat page: own rack, the table, the others' counts, whose turn and
     the version, and a form that records a move at that version through
@@ -372,18 +276,21 @@ def play(request, game_id: int):
     names = {s["index"]: s["name"] for s in summary["seats"]}
     my_turn = game.to_move == seat.index or bool(view["view"].get("may_act"))
     table = None
-    family = view["view"].get("family")
-    if family in TABLES and not game.is_over:
+    drawing = draw_board(view["view"], None, summary["seats"], own_seat=seat.index)
+    board = drawing.get("board")
+    if board is not None and board.script and not game.is_over:
+        # the browser table of the family (static/games/table/), built on parts.js
         table = {"game": game.pk, "seat": seat.index, "version": view["version"], "view": view["view"],
                  "my_turn": game.to_move == seat.index, "csrf": get_token(request),
                  "names": [names.get(i, f"seat {i}") for i in range(game.players)],
-                 "family": family, "script": TABLES[family], "clock": view["clock"],
+                 "family": drawing["family"], "script": board.script, "global": board.script_global,
+                 "clock": view["clock"],
                  "urls": {"move": reverse("games-api:game-moves", kwargs={"game_id": game.pk}),
                           "timeout": reverse("games-api:game-timeout", kwargs={"game_id": game.pk}),
                           "compose": reverse("games-api:game-compose", kwargs={"game_id": game.pk})}}
     return _private(render(request, "games/play.html", {
         "game": game, "seat": seat, "version": view["version"], "table": table,
-        "drawing": draw_board(view["view"], None, summary["seats"], own_seat=seat.index),
+        "drawing": drawing,
         "recent": [{**m, "name": names.get(m["seat"], "")} for m in selectors.recent_moves(game)],
         "error": error, "move": move, "moved": moved if moved.isdigit() else "",
         "my_turn": my_turn, "receipt": view["receipt"],

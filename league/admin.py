@@ -186,7 +186,7 @@ class TournamentAdmin(admin.ModelAdmin):
         tournament = game.table.round.tournament
         seats = list(game.table.seats.select_related("entry__player").order_by("position"))
         current = game.results.filter(status=Result.Status.CONFIRMED).first()
-        form = form_for(tournament.family)(request.POST or None, seats=seats, current=current)
+        form = form_for(tournament)(request.POST or None, seats=seats, current=current)
         if request.method == "POST" and form.is_valid():
             if not self.has_change_permission(request, tournament):
                 form.add_error(None, "You may not change this tournament.")
@@ -194,7 +194,7 @@ class TournamentAdmin(admin.ModelAdmin):
                 sheet = sheet_of(form)
                 try:
                     services.result_record_score_sheet(
-                        game=game, **sheet, actor=request.user.get_username(),
+                        game=game, sheet=sheet, actor=request.user.get_username(),
                         correction=current is not None)
                 except LeagueError as exc:
                     form.add_error(None, str(exc))

@@ -14,12 +14,14 @@ from .selectors import seating_history, tournament_standings
 
 
 def games_per_table(tournament: Tournament, seats: int) -> int:
-    """A Rummikub round is N games for N players, the first player rotating
-    (seed 001; American and International Rummikub too, the start passing
-    to the right after each game); a contract rummy round is one game of
-    seven hands, an Okey round one match played down from the starting
-    points."""
-    return seats if tournament.family in ("rummikub", "american") else 1
+    """How many games a table of ``seats`` plays in a round, as the
+    tournament's family says (:meth:`engine.family.Family.games_per_table`):
+    a Rummikub round is N games for N players, the first player rotating
+    (seed 001); a contract rummy round one game of seven hands, an Okey
+    round one match."""
+    from engine.registry import family_for
+
+    return family_for(tournament.family).games_per_table(seats)
 
 
 def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> Round:

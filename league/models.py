@@ -26,6 +26,8 @@ from django.utils.text import slugify
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from engine.registry import DEFAULT_FAMILY
+
 from games.models import AppendOnlyError, AppendOnlyModel  # noqa: F401 (re-exported)
 
 
@@ -104,7 +106,7 @@ class Tournament(models.Model):
                              related_name="tournaments")
     league = models.ForeignKey(League, null=True, blank=True, on_delete=models.SET_NULL,
                                related_name="tournaments")
-    family = models.CharField(max_length=40, default="rummikub")
+    family = models.CharField(max_length=40, default=DEFAULT_FAMILY)
     variant = models.CharField(max_length=40, default="sabra")
     rules = models.JSONField(default=dict, blank=True,
                              help_text="rule options by name over the variant's defaults")
@@ -125,6 +127,14 @@ class Tournament(models.Model):
 
     class Meta:
         ordering = ["-date", "-id"]
+
+    @property
+    def family_info(self):
+        """The family's description (:class:`engine.family.Family`): what
+        a round is, its score sheet, its pages' partials."""
+        from engine.registry import family_for
+
+        return family_for(self.family)
 
     def __str__(self) -> str:
         return self.name

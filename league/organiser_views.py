@@ -21,10 +21,10 @@ from .models import Entry, Player, Round, Tournament
 
 def _dispute_kinds(family: str) -> list[tuple[str, str]]:
     """The dispute kinds the family's judge answers, with what each means."""
-    from games.disputes import FAMILY_KINDS
+    from games.disputes import family_kinds
     from games.models import Dispute
 
-    return [(kind, Dispute.Kind(kind).label) for kind in FAMILY_KINDS.get(family, ())]
+    return [(kind, Dispute.Kind(kind).label) for kind in family_kinds(family)]
 
 
 def _int(text) -> int | None:

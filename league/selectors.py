@@ -21,40 +21,57 @@ from .seating import seating_repeats
 from .standings import (DEFAULT_PRECEDENCE, GameResult, Standing,
                         compute_standings, places_by_round)
 
-#: Names of the game families on the pages.
-FAMILY_NAMES = {"rummikub": "Rummikub", "contract": "Contract rummy", "okey": "Okey"}
+def _description(family: str):
+    """The family's description (:mod:`engine.family`), ``None`` for a
+    family the engine does not know (an old row)."""
+    from engine.registry import family_for
+
+    try:
+        return family_for(family)
+    except ValueError:
+        return None
 
 
 def family_name(family: str) -> str:
-    """The family's name for people (``"contract"`` -> ``"Contract rummy"``)."""
-    return FAMILY_NAMES.get(family, family.replace("_", " ").capitalize())
+    """The family's name for people (its description's ``title``)."""
+    described = _description(family)
+    return described.title if described is not None else family.replace("_", " ").capitalize()
 
 
-# Contract rummy results are stored as league scores = minus the game's
-# points (more is better, as in Rummikub), so every metric orders them the
-# right way round; "penalty" (points lost, fewer is better) is then the
-# game's points themselves. A contract tournament without its own tie-breaks
-# ranks by games won, then fewest points, then head-to-head.
-CONTRACT_PRECEDENCE = ("wins", "penalty", "h2h")
+def fewer_is_better(family: str) -> bool:
+    """Whether the family's own points are better fewer (the league stores
+    their negation, and shows them back as points)."""
+    described = _description(family)
+    return bool(described is not None and described.fewer_is_better)
 
 
 def default_precedence(family: str) -> list[str]:
     """The tie-breaks a new tournament of ``family`` gets when none are
-    chosen (an empty list: the league's default)."""
-    return list(CONTRACT_PRECEDENCE) if family == "contract" else []
+    chosen (an empty list: the league's default). Contract rummy results
+    are stored as minus the game's points, so every metric orders them the
+    right way round; its default ranks by games won, then fewest points
+    ("penalty"), then head-to-head."""
+    described = _description(family)
+    return list(described.precedence) if described is not None else []
+
+
+def family_pages(family: str) -> dict[str, str]:
+    """The family's partial templates for the league's pages, by slot."""
+    described = _description(family)
+    return dict(described.pages) if described is not None else {}
 
 
 def family_precedence(family: str) -> list[str]:
     """The metric keys a board over many tournaments of ``family`` ranks by:
-    the family's default for a new tournament (:func:`default_precedence`;
-    contract rummy: games won, then fewest penalty points), else the
-    league's default."""
+    the family's default for a new tournament (:func:`default_precedence`),
+    else the league's default."""
     return default_precedence(family) or list(DEFAULT_PRECEDENCE)
 
 
 def _family_key(family: str) -> tuple:
-    """Rummikub first, then the others by name."""
-    return (family != "rummikub", family_name(family))
+    """The families in their listing order (Rummikub first), then by name."""
+    described = _description(family)
+    return (described.order if described is not None else 1000, family_name(family))
 
 
 def _seat_players(game_filter: dict) -> dict[int, dict[int, int | None]]:
@@ -223,7 +240,7 @@ class FamilySummary:
 
     @property
     def fewer_is_better(self) -> bool:
-        return self.family == "contract"
+        return fewer_is_better(self.family)
 
     @property
     def shown_points(self) -> int:
@@ -321,12 +338,12 @@ def club_chart_tournaments(club: Club) -> list[Tournament]:
 
 
 def default_chart_tournament(tournaments: list[Tournament]) -> Tournament | None:
-    """The newest Rummikub tournament of the list (newest first), else the
-    newest of any family, else ``None``."""
-    for t in tournaments:
-        if t.family == "rummikub":
-            return t
-    return tournaments[0] if tournaments else None
+    """The newest tournament of the first-listed family (Rummikub) in the
+    list (newest first), else the newest of any family, else ``None``."""
+    from engine.registry import families
+
+    first = families()[0].name
+    return next((t for t in tournaments if t.family == first), tournaments[0] if tournaments else None)
 
 
 def tournament_places_series(tournament: Tournament, players=None) -> list[Series]:

@@ -19,6 +19,8 @@ from typing import Sequence
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from engine.errors import EngineError
+from engine.registry import family_for
 from games.ai_seats import AISeatError, ai_seats_play, available_levels, default_level
 from games.errors import GameServiceError
 from games.models import Event
@@ -27,7 +29,6 @@ from games.services import game_create
 from . import manager, selectors
 from .models import (Entry, Player, Result, ResultEvent, Round, Seat,
                      TableGame, Tournament)
-from .scoresheet import ScoreSheetError, american_score_sheet, contract_score_sheet, score_sheet
 from .seating import SeatingError
 from .standings import StandingsError, check_precedence
 
@@ -262,38 +263,48 @@ def round_close(*, round: Round) -> Round:
 
 # --- results ---------------------------------------------------------------------
 
-def result_record_score_sheet(*, game: TableGame, racks: Sequence[str] = (),
+def result_record_score_sheet(*, game: TableGame, sheet: dict | None = None, racks: Sequence[str] = (),
                               hands: Sequence[Sequence[str]] | None = None,
                               okey_games: Sequence[dict] | None = None,
                               american: dict | None = None,
                               actor: str = "", correction: bool = False) -> Result:
-    """Record a game played on a real table from the tiles left on each rack
-    (one text per seat position, empty for the player who went out).
+    """Record a game played on a real table from its score sheet, read,
+    checked and scored by the tournament's family in one call
+    (:meth:`engine.family.Family.read_sheet`), with the tournament's rule
+    options. A correction is a new event superseding the result in force.
 
-    The engine scores the racks with the tournament's rule options (the
-    joker's value among them); the scores must sum to zero. A correction is
-    a new event superseding the result in force.
-
-    Contract rummy takes ``hands`` instead: seven lines (one per hand), each
-    with the cards every seat had left, in seat order (empty: went out). The
-    engine scores each hand; the fewest points win; the league scores are
-    the points negated (more is better, as for a game recorded from its
-    stream), the points themselves kept in the event (``raw_scores``).
-
-    American and International Rummikub take the racks, and International
-    also ``american``: how the game was won and the rest of its sheet
-    (:func:`league.scoresheet.american_score_sheet`'s keywords).
+    The sheet is ``sheet`` (``{"racks": [...]}``, ``{"hands": [...]}``,
+    ``{"games": [...]}``, with ``"won"`` for International Rummikub), or
+    the same parts as keywords: ``racks`` (the tiles left on each rack, one
+    text per seat, empty for the player who went out), ``hands`` (contract
+    rummy: seven lines with the cards every seat had left), ``okey_games``
+    (an Okey match's game lines), ``american`` (how an International game
+    was won). The family says which parts its sheet has
+    (:attr:`engine.family.Sheet.keys`).
 
     :raises LeagueError: a bad sheet (unknown tile or card, wrong number of
-        racks or hands, too many copies of a tile, ...), racks for a contract
-        game or hands for a Rummikub one, a result already recorded when this
-        is not a correction, or no result to correct.
+        racks or hands, too many copies of a tile, the parts of another
+        family's sheet, ...), a result already recorded when this is not a
+        correction, or no result to correct.
     """
-    payload = score_sheet_check(game=game, racks=racks, hands=hands, okey_games=okey_games, american=american)
+    payload = score_sheet_check(game=game, sheet=sheet, racks=racks, hands=hands, okey_games=okey_games,
+                                american=american)
     return result_append(game=game, payload=payload, actor=actor, correction=correction)
 
 
-def score_sheet_check(*, game: TableGame, racks: Sequence[str] = (),
+def sheet_parts(*, sheet: dict | None = None, racks: Sequence[str] = (), hands=None, okey_games=None,
+                american=None) -> dict:
+    """One sheet dict from ``sheet`` and the keyword parts (those given)."""
+    parts = dict(sheet or {})
+    if "okey_games" in parts:   # the table page's older name of the game lines
+        parts["games"] = parts.pop("okey_games")
+    for key, value in (("racks", racks), ("hands", hands), ("games", okey_games), ("won", american)):
+        if value is not None and value != ():
+            parts[key] = value
+    return parts
+
+
+def score_sheet_check(*, game: TableGame, sheet: dict | None = None, racks: Sequence[str] = (),
                       hands: Sequence[Sequence[str]] | None = None,
                       okey_games: Sequence[dict] | None = None,
                       american: dict | None = None) -> dict:
@@ -304,90 +315,13 @@ def score_sheet_check(*, game: TableGame, racks: Sequence[str] = (),
     :raises LeagueError: a sheet that cannot be right, named.
     """
     tournament = game.table.round.tournament
-    if tournament.family == "american":
-        return _american_payload(game=game, racks=racks, sheet=american, hands=hands, okey_games=okey_games)
-    if american is not None:
-        raise LeagueError(f"{game}: a way of winning goes with an American or International Rummikub sheet")
-    if tournament.family == "okey":
-        return _okey_payload(game=game, games=okey_games, racks=racks, hands=hands)
-    if okey_games is not None:
-        raise LeagueError(f"{game}: game lines are an Okey sheet; a {tournament.family} sheet "
-                          "gives racks or hands")
-    if tournament.family == "contract":
-        return _contract_payload(game=game, hands=hands, racks=racks)
-    if tournament.family != "rummikub":
-        raise LeagueError(f"{game}: score sheets take Rummikub racks, contract rummy hands or "
-                          f"Okey game lines; a {tournament.family} game is recorded from its move log")
-    if hands is not None:
-        raise LeagueError(f"{game}: a Rummikub score sheet gives the racks, not hands")
-    seats = game.table.seats.count()
+    parts = sheet_parts(sheet=sheet, racks=racks, hands=hands, okey_games=okey_games, american=american)
     try:
-        sheet = score_sheet(racks, seats=seats, variant=tournament.variant,
-                            rules=tournament.rules, first=game.first)
-    except ScoreSheetError as exc:
-        raise LeagueError(f"{game}: {exc}") from None
-    return {"source": "score_sheet", "racks": sheet.racks, "ending": sheet.ending,
-            "scores": sheet.scores, "winners": sheet.winners, "joker_value": sheet.joker_value}
-
-
-def _american_payload(*, game: TableGame, racks, sheet, hands, okey_games) -> dict:
-    tournament = game.table.round.tournament
-    if hands is not None or okey_games is not None:
-        raise LeagueError(f"{game}: an American or International Rummikub sheet gives the racks")
-    sheet = dict(sheet or {})
-    unknown = sorted(set(sheet) - {"how", "closed_type", "closed_jokers", "melded", "joker_discard", "twin"})
-    if unknown:
-        raise LeagueError(f"{game}: unknown sheet field(s) {', '.join(unknown)}")
-    try:
-        read = american_score_sheet(racks, seats=game.table.seats.count(), variant=tournament.variant,
-                                    rules=tournament.rules, first=game.first, **sheet)
-    except ScoreSheetError as exc:
-        raise LeagueError(f"{game}: {exc}") from None
-    except TypeError as exc:
-        raise LeagueError(f"{game}: a bad sheet field ({exc})") from None
-    out = {"source": "score_sheet", "racks": read.racks, "ending": read.ending, "scores": read.scores,
-           "winners": read.winners}
-    if read.how:
-        out.update(how=read.how, closed_type=read.closed_type, melded=list(sheet.get("melded") or []),
-                   joker_discard=bool(sheet.get("joker_discard")))
-    return out
-
-
-def _contract_payload(*, game: TableGame, hands, racks) -> dict:
-    tournament = game.table.round.tournament
-    if hands is None:
-        raise LeagueError(f"{game}: racks given, but only Rummikub score sheets take Rummikub "
-                          "racks; a contract rummy sheet gives the cards each seat had left "
-                          "in every hand (seven lines of one entry per seat)")
-    if racks:
-        raise LeagueError(f"{game}: give the contract sheet's hands only, not racks")
-    try:
-        sheet = contract_score_sheet(hands, seats=game.table.seats.count(),
-                                     variant=tournament.variant, rules=tournament.rules)
-    except ScoreSheetError as exc:
-        raise LeagueError(f"{game}: {exc}") from None
-    return {"source": "score_sheet", "hands": sheet.hands, "points": sheet.points,
-            "raw_scores": sheet.totals, "scores": sheet.scores, "winners": sheet.winners}
-
-
-def _okey_payload(*, game: TableGame, games, racks, hands) -> dict:
-    """An Okey match from its sheet: one line per game (the winner, how,
-    the okey thrown, With Color, the Compare Stone), scored by
-    :func:`engine.okey.score_match` with the tournament's rules; the
-    league's scores are the points each player keeps."""
-    from engine.errors import EngineError
-    from engine.okey import score_match
-
-    if games is None or racks or hands is not None:
-        raise LeagueError(f"{game}: an Okey sheet gives each game of the match (who won, how, "
-                          "whether an okey was thrown, With Color, the Compare Stone), not racks "
-                          "or hands")
-    try:
-        sheet = score_match(list(games), game.table.seats.count(), game.table.round.tournament.rules)
+        return family_for(tournament.family).read_sheet(
+            parts, seats=game.table.seats.count(), variant=tournament.variant, rules=tournament.rules,
+            first=game.first)
     except EngineError as exc:
         raise LeagueError(f"{game}: {exc}") from None
-    return {"source": "score_sheet", "games": sheet.games, "scores": sheet.points,
-            "winners": sheet.winners}
 
 
 def result_record_from_stream(*, game: TableGame, actor: str = "system",
@@ -414,23 +348,14 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
                 and last.payload.get("stream_version") == stream.version):
             return last.result  # already recorded from this stream: nothing to do
     raw = [int(s) for s in stream.scores]
-    if game.table.round.tournament.family == "contract":
-        # Contract rummy: penalty totals after seven hands, fewer is better.
-        # League points are their negation, so more is better everywhere.
-        scores = [-s for s in raw]
-    else:
-        # Rummikub's scores sum to zero; an Okey match's are the points each
-        # player keeps (more is better), as the engine says.
-        from engine.registry import find_variant
-
-        scores = raw
-        if find_variant(game.table.round.tournament.variant).zero_sum and sum(scores) != 0:
-            raise LeagueError(f"{game}: the stream's scores {scores} do not sum to zero")
-    top = max(scores)
-    winners = [i for i, s in enumerate(scores) if s == top]
     tournament = game.table.round.tournament
-    if tournament.family == "american" and tournament.variant != "american" and top <= 0:
-        winners = []   # International: a winner scores 100 or more; here the stacks ran out
+    try:
+        # the league's scores are more-is-better in every family (contract
+        # rummy's cards left are negated), zero-sum where the family's are
+        scores, winners = family_for(tournament.family).stream_result(
+            raw, variant=tournament.variant, rules=tournament.rules)
+    except EngineError as exc:
+        raise LeagueError(f"{game}: {exc}") from None
     # the stream's head as recorded with the result: the games audit checks
     # that the stream still reaches it (league.witness)
     head = Event.objects.filter(game=stream, version=stream.version).values_list("hash", flat=True).first()

@@ -1,7 +1,9 @@
-"""The score sheet's forms, one per family, shared by the admin's sheet
-(the organiser) and the table's own page on a phone (the players):
-Rummikub racks, contract rummy hands, Okey game lines. Each gives the sheet
-as :func:`league.services.score_sheet_check` reads it (:meth:`sheet`)."""
+"""The score sheet's forms, one per kind of sheet, shared by the admin's
+sheet (the organiser) and the table's own page on a phone (the players):
+racks (a line per seat), hands (a line per hand and seat) or a match's game
+lines, as the tournament's family describes its sheet
+(:attr:`engine.family.Family.sheet`). Each gives the sheet as
+:meth:`engine.family.Family.read_sheet` reads it (:func:`sheet_of`)."""
 
 from __future__ import annotations
 
@@ -29,23 +31,21 @@ class ScoreSheetForm(forms.Form):
         return [self.cleaned_data.get(f"rack_{s.position}", "") for s in self.seats]
 
 
-class ContractScoreSheetForm(forms.Form):
-    """Contract rummy: one field per hand and seat, the cards that seat had
-    left when the hand ended (empty: went out)."""
+class HandsSheetForm(forms.Form):
+    """A sheet of hands (contract rummy): one field per hand and seat, the
+    cards that seat had left when the hand ended (empty: went out)."""
 
-    def __init__(self, *args, seats, current=None, **kwargs):
-        from engine.contract import HANDS, contract_text
-
+    def __init__(self, *args, seats, current=None, lines=(), **kwargs):
         super().__init__(*args, **kwargs)
         self.seats = seats
-        self.hand_count = HANDS
+        self.hand_count = len(lines)
         kept = current.event.payload.get("hands") if current is not None else None
-        for h in range(HANDS):
+        for h, line in enumerate(lines):
             for seat in seats:
                 initial = kept[h][seat.position] if kept else ""
                 self.fields[f"hand_{h + 1}_{seat.position}"] = forms.CharField(
-                    label=_("Hand %(h)s (%(contract)s), seat %(n)s: %(who)s") % {
-                        "h": h + 1, "contract": contract_text(h), "n": seat.position + 1, "who": seat},
+                    label=_("Hand %(h)s (%(contract)s), seat %(n)s: %(who)s") % dict(
+                        h=h + 1, contract=line["label"], n=seat.position + 1, who=seat),
                     required=False, initial=initial,
                     help_text=_("cards left, e.g. KD 7H JK; empty for the player who went out"))
         self.correction = current is not None
@@ -55,16 +55,17 @@ class ContractScoreSheetForm(forms.Form):
                 for h in range(self.hand_count)]
 
 
-class OkeyScoreSheetForm(forms.Form):
-    """Okey: one line per game of the match, in order: who won (or nobody:
+class MatchLinesSheetForm(forms.Form):
+    """A match's game lines (Okey): one line per game of the match, in order: who won (or nobody:
     the middle ran out), how, whether an okey was thrown to finish, whether
     the indicator was red or black (With Color), who showed the Compare
     Stone. Lines left without a winner choice are games not played."""
 
     LINES = 20
 
-    def __init__(self, *args, seats, current=None, **kwargs):
+    def __init__(self, *args, seats, current=None, lines: int = LINES, **kwargs):
         super().__init__(*args, **kwargs)
+        self.LINES = lines
         self.seats = seats
         kept = current.event.payload.get("games", []) if current is not None else []
         seat_names = [(str(s.position), _("seat %(n)s: %(who)s") % {"n": s.position + 1, "who": s}) for s in seats]
@@ -87,7 +88,7 @@ class OkeyScoreSheetForm(forms.Form):
             self.fields[f"g{k}_shown"] = forms.ChoiceField(
                 label=_("Compare Stone shown by"), choices=shown, required=False,
                 initial="" if old.get("shown") is None else str(old["shown"]))
-            self.rows.append((k, [f"g{k}_{x}" for x in ("winner", "kind", "okey", "coloured", "shown")]))
+            self.rows.append((k, [f"g{k}_winner", f"g{k}_kind", f"g{k}_okey", f"g{k}_coloured", f"g{k}_shown"]))
         self.correction = current is not None
 
     def line_fields(self):
@@ -110,18 +111,16 @@ class OkeyScoreSheetForm(forms.Form):
         return out
 
 
-class AmericanScoreSheetForm(ScoreSheetForm):
-    """American Rummikub: the racks, as Sabra's sheet. International adds
-    how the game was won (open, foot, closed with the hand's type and its
-    jokers), which seats had melded, whether the winning discard was a
-    joker, and (with the rule) whether the winner held the trump's twin."""
+class HowWonSheetForm(ScoreSheetForm):
+    """Racks, and how the game was won where the family asks it
+    (International Rummikub): open, foot, closed with the hand's type and
+    its jokers; which seats had melded; whether the winning discard was a
+    joker; and (with the rule) whether the winner held the trump's twin."""
 
-    def __init__(self, *args, seats, current=None, **kwargs):
+    def __init__(self, *args, seats, current=None, family=None, **kwargs):
         super().__init__(*args, seats=seats, current=current, **kwargs)
-        from engine.american.closed import TYPES
-
         tournament = seats[0].table.round.tournament if seats else None
-        self.international = bool(tournament and tournament.variant != "american")
+        self.international = bool(tournament and family.asks_how_won(tournament.variant, tournament.rules))
         if not self.international:
             return
         old = (current.event.payload if current is not None else None) or {}
@@ -132,7 +131,7 @@ class AmericanScoreSheetForm(ScoreSheetForm):
         self.fields["closed_type"] = forms.TypedChoiceField(
             label=_("Closed hand type"), required=False, coerce=int, empty_value=None,
             initial=old.get("closed_type") or "",
-            choices=[("", "—")] + [(k, f"{k}. {name}") for k, (name, _scores) in sorted(TYPES.items())])
+            choices=[("", "—")] + [(k, f"{k}. {name}") for k, name in family.closed_types()])
         self.fields["closed_jokers"] = forms.TypedChoiceField(
             label=_("Jokers in the closed hand"), required=False, coerce=int, initial=0,
             choices=[(0, "0"), (1, "1"), (2, "2")])
@@ -148,7 +147,7 @@ class AmericanScoreSheetForm(ScoreSheetForm):
             self.fields["twin"] = forms.BooleanField(label=_("The winner held the trump's twin (50 more)"),
                                                      required=False)
 
-    def american(self) -> dict | None:
+    def won(self) -> dict | None:
         if not self.international:
             return None
         d = self.cleaned_data
@@ -161,18 +160,30 @@ class AmericanScoreSheetForm(ScoreSheetForm):
         return out
 
 
-def form_for(family: str):
-    """The sheet's form class for a game family."""
-    return {"contract": ContractScoreSheetForm, "okey": OkeyScoreSheetForm,
-            "american": AmericanScoreSheetForm}.get(family, ScoreSheetForm)
+def form_for(tournament):
+    """The sheet's form class for the tournament's family, as its sheet is
+    described (:class:`engine.family.Sheet`), ready to take the form's
+    data: ``form_for(t)(request.POST, seats=seats)``."""
+    from functools import partial
+
+    family = tournament.family_info
+    sheet = family.sheet
+    if sheet.kind == "hands":
+        return partial(HandsSheetForm, lines=family.sheet_lines())
+    if sheet.kind == "lines":
+        return partial(MatchLinesSheetForm, lines=sheet.lines)
+    if "won" in sheet.keys:
+        return partial(HowWonSheetForm, family=family)
+    return ScoreSheetForm
 
 
 def sheet_of(form) -> dict:
-    """The sheet a bound, valid form gives, as the services take it."""
-    if isinstance(form, ContractScoreSheetForm):
+    """The sheet a bound, valid form gives, as the family reads it
+    (:meth:`engine.family.Family.read_sheet`)."""
+    if isinstance(form, HandsSheetForm):
         return {"hands": form.hands()}
-    if isinstance(form, OkeyScoreSheetForm):
-        return {"okey_games": form.games()}
-    if isinstance(form, AmericanScoreSheetForm) and form.international:
-        return {"racks": form.racks(), "american": form.american()}
+    if isinstance(form, MatchLinesSheetForm):
+        return {"games": form.games()}
+    if isinstance(form, HowWonSheetForm) and form.international:
+        return {"racks": form.racks(), "won": form.won()}
     return {"racks": form.racks()}

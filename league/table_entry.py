@@ -58,7 +58,8 @@ def _same_sheet(a: dict, b: dict) -> bool:
 
 def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str) -> SheetEntry:
     """A player at the table enters a game's sheet (``{"racks": ...}``,
-    ``{"hands": ...}`` or ``{"okey_games": ...}``). The engine checks it at
+    ``{"hands": ...}`` or ``{"games": ...}``, as the family's sheet holds;
+    ``{"okey_games": ...}`` is an older name of ``games``). The engine checks it at
     once. A second player entering the same sheet confirms it: the result
     is recorded (one confirmed result per game, as ever). A different sheet
     from another player puts both in discrepancy for the organiser
@@ -76,9 +77,9 @@ def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str) -> SheetEntry:
     if game.table.round.status == Round.Status.CLOSED:
         raise LeagueError(f"round {game.table.round.number} is closed")
     if not isinstance(sheet, dict) or len(sheet) != 1 or \
-            next(iter(sheet)) not in ("racks", "hands", "okey_games"):
+            next(iter(sheet)) not in ("racks", "hands", "games", "okey_games"):
         raise LeagueError("a sheet is racks, hands or game lines")
-    checked = score_sheet_check(game=game, **sheet)
+    checked = score_sheet_check(game=game, sheet=sheet)
     with transaction.atomic():
         TableGame.objects.select_for_update().get(pk=game.pk)
         if game.results.filter(status=Result.Status.CONFIRMED).exists():

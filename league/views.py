@@ -53,6 +53,7 @@ def _columns(precedence):
 def _boards(boards):
     """Family boards -> template sections, each rated within its family."""
     return [{"family": b.family, "name": b.name, "columns": _columns(b.precedence),
+             "points_legend": selectors.family_pages(b.family).get("points_legend", ""),
              "rows": _rows(b.standings, selectors.player_ratings(b.family))}
             for b in boards]
 
@@ -131,13 +132,10 @@ def _round_paper(request, tournament, rnd) -> dict:
     by_name = sorted(({"name": s.entry.player.name if s.entry else str(s), "table": t["table"].number,
                        "seat": s.position + 1} for t in tables for s in t["seats"]),
                      key=lambda d: d["name"].casefold())
-    hands = []
-    if tournament.family == "contract":
-        from engine.contract import HANDS, contract_text
-
-        hands = [{"number": i + 1, "contract": contract_text(i)} for i in range(HANDS)]
-    # an Okey match: one line per game, as many as a match from these points may take
-    okey_lines = list(range(1, 13)) if tournament.family == "okey" else []
+    family = tournament.family_info
+    # the family's lines: contract rummy's seven hands with their
+    # contracts, an Okey match's game lines (as many as a match may take)
+    lines = family.sheet_lines() if family.sheet.kind != "racks" else []
     sheets = []
     for t in tables:
         games = t["games"]
@@ -149,8 +147,9 @@ def _round_paper(request, tournament, rnd) -> dict:
         sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url})
     return {
         "tournament": tournament, "round": rnd, "tables": tables, "by_name": by_name, "sheets": sheets,
-        "hands": hands, "okey_lines": okey_lines,
-        "start_points": (tournament.rules or {}).get("start_points", 20), "family_name": selectors.family_name(tournament.family),
+        "family_sheet": family.sheet, "lines": lines,
+        "start_points": family.sheet_start(tournament.variant, tournament.rules),
+        "family_name": selectors.family_name(tournament.family),
     }
 
 
@@ -335,7 +334,7 @@ def table_entry(request, code):
         if game is None:
             message, error, status = _("choose one of this table's games"), True, 400
         else:
-            form = form_for(tournament.family)(request.POST, seats=seats)
+            form = form_for(tournament)(request.POST, seats=seats)
             posted = (game.pk, form)
             if form.is_valid():
                 try:
@@ -362,11 +361,10 @@ def table_entry(request, code):
             form = posted[1]
         else:
             shown = pending[-1].checked if pending else None
-            form = form_for(tournament.family)(
+            form = form_for(tournament)(
                 seats=seats, current=SimpleNamespace(event=SimpleNamespace(payload=shown)) if shown else None)
-        rows.append({"game": game, "result": result, "pending": pending, "form": form, "returned": returned,
-                     "okey": tournament.family == "okey"})
+        rows.append({"game": game, "result": result, "pending": pending, "form": form, "returned": returned})
     return render(request, "league/table_entry.html", {
         "tournament": tournament, "round": table.round, "table": table, "names": names,
-        "rows": rows, "message": message, "error": error, "family": tournament.family,
+        "rows": rows, "message": message, "error": error, "family_sheet": tournament.family_info.sheet,
     }, status=status)

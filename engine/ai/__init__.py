@@ -10,24 +10,17 @@ Contract rummy (:mod:`engine.contract.ai`): ``"standard"``, whose
 
 from __future__ import annotations
 
-import importlib
-
-
 def levels_for(family: str) -> dict[str, type]:
     """The AI levels of a game family, by name, weakest first (empty if it
-    has none): the ``LEVELS`` of the family's ``ai`` package
-    (``engine/<family>/ai/``), the one place a new family adds its players."""
-    from ..registry import FAMILIES
+    has none): its description's :meth:`~engine.family.Family.ai_levels`
+    (the ``LEVELS`` of the family's ``ai`` package, ``engine/<family>/ai/``,
+    the one place a new family adds its players)."""
+    from ..registry import family_for
 
-    if family not in FAMILIES:
-        return {}
     try:
-        module = importlib.import_module(f"{__package__.rpartition('.')[0]}.{family}.ai")
-    except ModuleNotFoundError as exc:  # a family with no computer players yet
-        if not (exc.name or "").endswith(f"{family}.ai"):
-            raise
+        return family_for(family).ai_levels()
+    except ValueError:
         return {}
-    return dict(getattr(module, "LEVELS", {}))
 
 
 __all__ = ["levels_for"]

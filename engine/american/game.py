@@ -32,7 +32,8 @@ import json
 from collections import Counter
 from typing import Any, ClassVar
 
-from ..base import Game, Outcome, check_new_args
+from ..base import Outcome, check_new_args
+from ..drawdiscard import DrawDiscardGame
 from ..errors import IllegalMoveError, NotationError, RecordError, RuleOptionError
 from ..melds import format_meld, meld_tiles, parse_meld
 from ..records import write_game
@@ -53,10 +54,11 @@ def _code(text: str) -> int:
 
 
 @register
-class AmericanGame(Game):
+class AmericanGame(DrawDiscardGame):
     """American Rummikub (seed 001)."""
 
     family: ClassVar[str] = "american"
+    Move = Move
     variant: ClassVar[str] = "american"
     aliases: ClassVar[tuple[str, ...]] = ("american-rummikub",)
     min_players: ClassVar[int] = 2
@@ -130,19 +132,7 @@ class AmericanGame(Game):
         g._note_twins()
         return g
 
-    # --- who may act ----------------------------------------------------------------
-    @property
-    def to_move(self) -> int | None:
-        return None if self.over else self.active
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    @property
-    def players(self) -> int:
-        return self.n
-
+    # --- who may act (to_move, is_over, players, previous: engine.drawdiscard) --------
     def scores(self) -> list[int] | None:
         return list(self.final) if self.over else None
 
@@ -162,10 +152,6 @@ class AmericanGame(Game):
             return "the face-down stacks ran out with no winner"
         return f"seat {self.winner} won ({self.win.get('kind')})"
 
-    @property
-    def previous(self) -> int:
-        return (self.active - 1) % self.n
-
     def takeable(self) -> int | None:
         """The discard the seat on turn may take now, or ``None``."""
         if self.over or self.phase != "draw" or self.takeable_from != self.previous:
@@ -179,20 +165,14 @@ class AmericanGame(Game):
         """International: the trump is still the face-up top of the last stack."""
         return self.rules.international and len(self.pool) >= STACK
 
-    # --- moves ------------------------------------------------------------------
-    def parse_move(self, text: str) -> Move:
-        return Move.parse(text)
-
+    # --- moves (parse_move: engine.drawdiscard) -----------------------------------
     def push(self, move: Move | str) -> Outcome:
         """Check and apply ``move`` for the seat on turn.
 
         :raises IllegalMoveError: the rules forbid it; the state is unchanged.
         :raises NotationError: text that does not parse.
         """
-        if isinstance(move, str):
-            move = Move.parse(move)
-        if self.over:
-            raise IllegalMoveError("the game is over", "game-over")
+        move = self._accept(move)
         seat = self.active
         saved = self._save()
         try:

@@ -25,7 +25,8 @@ import json
 from dataclasses import asdict, fields, replace
 from typing import Any, ClassVar
 
-from ..base import Game, Outcome, check_new_args
+from ..base import Outcome, check_new_args
+from ..drawdiscard import DrawDiscardGame
 from ..cards import CARDS, TEXT, Card, deck_counter, make_deck, seeded_shuffle, sort_key
 from ..errors import DealError, IllegalMoveError, RecordError, RuleOptionError
 from ..records import write_game
@@ -39,10 +40,11 @@ from .turns import Turns
 
 
 @register
-class ContractGame(Turns, Game):
+class ContractGame(Turns, DrawDiscardGame):
     """Seven-hand contract rummy; the default profile is seed 002's."""
 
     family: ClassVar[str] = "contract"
+    Move = Move
     variant: ClassVar[str] = "contract"
     aliases: ClassVar[tuple[str, ...]] = ("contract-rummy", "three-decks", "contract-002")
     min_players: ClassVar[int] = 3
@@ -192,15 +194,6 @@ class ContractGame(Turns, Game):
         return self.stock.pop()
 
     # --- who may act ------------------------------------------------------------------
-    @property
-    def to_move(self) -> int | None:
-        """The seat on turn; ``None`` once the game is over."""
-        return None if self.over else self.active
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
     def scores(self) -> list[int] | None:
         """Total points per seat after seven hands (fewer is better)."""
         return list(self.totals) if self.over else None
@@ -212,11 +205,6 @@ class ContractGame(Turns, Game):
             return []
         low = min(self.totals)
         return [i for i, t in enumerate(self.totals) if t == low]
-
-    @property
-    def players(self) -> int:
-        """Number of seats."""
-        return self.n
 
     @property
     def end_reason(self) -> str | None:
@@ -288,21 +276,14 @@ class ContractGame(Turns, Game):
                 out.append(s)
         return out
 
-    # --- moves --------------------------------------------------------------------
-    def parse_move(self, text: str) -> Move:
-        """:raises NotationError: text not in the move notation."""
-        return Move.parse(text)
-
+    # --- moves (parse_move: engine.drawdiscard) -----------------------------------
     def push(self, move: Move | str) -> Outcome:
         """Check and apply ``move`` (a :class:`Move` or its text).
 
         :raises IllegalMoveError: the rules forbid it; the state is unchanged.
         :raises NotationError: text that does not parse.
         """
-        if isinstance(move, str):
-            move = Move.parse(move)
-        if self.over:
-            raise IllegalMoveError("the game is over", "game-over")
+        move = self._accept(move)
         a = move.action
         seat = move.seat
         if seat is not None and not 0 <= seat < self.n:

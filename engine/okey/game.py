@@ -28,7 +28,8 @@ import json
 from collections import Counter
 from typing import Any, ClassVar
 
-from ..base import Game, Outcome, check_new_args
+from ..base import Outcome, check_new_args
+from ..drawdiscard import DrawDiscardGame
 from ..cards import seeded_shuffle
 from ..errors import DealError, IllegalMoveError, NotationError, RecordError, RuleOptionError
 from ..records import write_game
@@ -55,10 +56,12 @@ def _code(text: str) -> int:
 
 
 @register
-class OkeyGame(Game):
+class OkeyGame(DrawDiscardGame):
     """A match of Okey (seed 003)."""
 
     family: ClassVar[str] = "okey"
+    Move = Move
+    over_text = "the match is over"
     variant: ClassVar[str] = "okey"
     aliases: ClassVar[tuple[str, ...]] = ("okey-003", "turkish-okey")
     min_players: ClassVar[int] = 2
@@ -145,19 +148,7 @@ class OkeyGame(Game):
         self.finish_tile: int | None = None        # the winner's 15th tile, face up on the middle
         self.turn = 1
 
-    # --- who may act ------------------------------------------------------------
-    @property
-    def to_move(self) -> int | None:
-        return None if self.over else self.active
-
-    @property
-    def is_over(self) -> bool:
-        return self.over
-
-    @property
-    def players(self) -> int:
-        return self.n
-
+    # --- who may act (to_move, is_over, players, previous: engine.drawdiscard) --------
     def scores(self) -> list[int] | None:
         """The points each seat keeps at the end of the match (more is better)."""
         return list(self.points) if self.over else None
@@ -175,11 +166,6 @@ class OkeyGame(Game):
         if not self.over:
             return None
         return f"a player reached 0 points after game {self.game_no + 1}"
-
-    @property
-    def previous(self) -> int:
-        """The seat whose discard the seat on turn may take."""
-        return (self.active - 1) % self.n
 
     def takeable(self) -> int | None:
         """The discard the seat on turn may take now, or ``None``."""
@@ -226,21 +212,14 @@ class OkeyGame(Game):
         rest.remove(tile)
         return winning_reading(rest, self.okey, self.rules)
 
-    # --- moves --------------------------------------------------------------------
-    def parse_move(self, text: str) -> Move:
-        """:raises NotationError: text not in the move notation."""
-        return Move.parse(text)
-
+    # --- moves (parse_move: engine.drawdiscard) -----------------------------------
     def push(self, move: Move | str) -> Outcome:
         """Check and apply ``move`` for the seat on turn.
 
         :raises IllegalMoveError: the rules forbid it; the state is unchanged.
         :raises NotationError: text that does not parse.
         """
-        if isinstance(move, str):
-            move = Move.parse(move)
-        if self.over:
-            raise IllegalMoveError("the match is over", "game-over")
+        move = self._accept(move)
         seat = self.active
         handler = getattr(self, "_" + move.action)
         out = handler(seat, move.tile) if move.tile is not None else handler(seat)

@@ -38,7 +38,13 @@
   window.tablekeeperLive = function (opts) {
     // seen: the version the page shows; heard: the newest one the server
     // told of (newer than seen while the person is busy)
-    var seen = opts.version, heard = opts.version, socket = null, retry = 500, pollTimer = null;
+    var seen = opts.version, heard = opts.version, socket = null, pollTimer = null;
+    // reconnection: exponential backoff with full jitter (a random wait up
+    // to 0.5 s doubling to 30 s), so a thousand pages do not come back in
+    // step after an outage. It starts over only once a socket has proved
+    // itself: it stayed open and sent its first frame. A socket accepted
+    // and dropped at once does not count.
+    var BASE = 500, CAP = 30000, ceiling = BASE, retryTimer = null;
     var status = document.getElementById("live");
 
     function show(state, text) {
@@ -77,11 +83,13 @@
         socket = new WebSocket(scheme + window.location.host + opts.socket);
       } catch (e) {
         startPolling();
+        reconnectLater();
         return;
       }
-      socket.onopen = function () { retry = 500; stopPolling(); show("open", _("Live")); };
+      var framed = false;
       socket.onmessage = function (event) {
         var frame = JSON.parse(event.data);
+        if (!framed) { framed = true; ceiling = BASE; stopPolling(); show("open", _("Live")); }
         if (frame.receipt) window.tablekeeperReceipts.keep(frame.receipt);
         if (frame.type === "view") newer(frame.version, frame);
       };
@@ -89,9 +97,15 @@
         if (event.code === 4403 || event.code === 4404) { show("closed", _("Live updates refused: %(code)s").replace("%(code)s", event.code)); return; }
         show("polling", _("Reconnecting… (checking every 2 s)"));
         startPolling();
-        setTimeout(connect, retry);
-        retry = Math.min(retry * 2, 15000);
+        reconnectLater();
       };
+    }
+
+    function reconnectLater() {
+      if (retryTimer) return;
+      var delay = Math.round(Math.random() * ceiling);
+      ceiling = Math.min(ceiling * 2, CAP);
+      retryTimer = setTimeout(function () { retryTimer = null; connect(); }, delay);
     }
 
     // a move heard of while the person was busy: the page catches up as
@@ -100,7 +114,9 @@
       if (heard !== seen && !(opts.busy && opts.busy())) newer(heard, null);
     }, 1000);
 
-    window.tablekeeperLiveState = function () { return {seen: seen, heard: heard, socket: socket && socket.readyState}; };
+    window.tablekeeperLiveState = function () {
+      return {seen: seen, heard: heard, socket: socket && socket.readyState, ceiling: ceiling};
+    };
     connect();
   };
 })();

@@ -109,6 +109,26 @@ def test_requeue_stalled_queues_only_games_waiting_on_an_ai_seat():
 
 
 @pytest.mark.django_db
+def test_a_stalled_game_is_queued_again_once_per_idle_time_not_once_per_beat(monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+
+    monkeypatch.setattr(outbox, "drain_after_commit", lambda: None)  # the rows stay queued, as behind a busy worker
+    game = sabra(kinds=("ai", "human"))
+    OutboxMessage.objects.all().delete()
+    long_ago = timezone.now() - timedelta(seconds=60)
+    Game.objects.filter(pk=game.pk).update(updated_at=long_ago)
+    assert ai_seats.requeue_stalled(idle_seconds=5) == 1
+    assert ai_seats.requeue_stalled(idle_seconds=5) == 0, "queued again before the idle time passed"
+    OutboxMessage.objects.update(created_at=long_ago)
+    assert ai_seats.requeue_stalled(idle_seconds=5) == 1
+    assert OutboxMessage.objects.count() == 2
+
+
+@pytest.mark.django_db
 def test_the_task_retries_an_operational_error_and_then_moves(monkeypatch):
     from django.db import OperationalError
 

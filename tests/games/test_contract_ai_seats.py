@@ -158,7 +158,9 @@ def test_the_seat_view_lets_the_ai_seat_move_once_the_window_has_passed(settings
     token = services.seat_take(game=row, index=2)
     view = api.get(f"/api/games/{game.pk}/view/", HTTP_AUTHORIZATION=f"Seat {token}").json()
     assert view["version"] == row.version and not ai_seats.nudge_if_due(row), "too early: nothing queued"
+    # 31 s later: the game, and the AI seat's task queued with its last move
     Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(seconds=31))
+    OutboxMessage.objects.filter(game=game).update(created_at=timezone.now() - timedelta(seconds=31))
     api.get(f"/api/games/{game.pk}/view/", HTTP_AUTHORIZATION=f"Seat {token}")
     settle()  # (the tests' transaction never commits: the outbox is drained here)
     after = [r.payload["move"] for r in moves(game)]

@@ -232,3 +232,24 @@ def test_every_frame_of_an_okey_match_holds_only_the_seats_own_tiles():
         assert shown <= Counter(view["my_rack"]) + public, (shown - Counter(view["my_rack"]) - public)
         for move in frame["recent"]:
             assert not re.fullmatch(r"draw \S+", move["move"])      # a drawn tile is never named
+
+
+def test_with_the_channel_layer_away_the_socket_is_refused_before_it_is_accepted(monkeypatch):
+    """A layer that fails (Redis down) refuses the handshake: the page polls
+    and backs off, where an accepted-then-dropped socket made it reconnect
+    about once a second for the whole outage."""
+    from channels.layers import InMemoryChannelLayer
+
+    async def layer_down(self, group, channel):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(InMemoryChannelLayer, "group_add", layer_down)
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
+
+    async def run():
+        comm = socket(f"/ws/games/{game.pk}/watch/")
+        connected, _ = await comm.connect(timeout=5)
+        await comm.disconnect()
+        return connected
+
+    assert async_to_sync(run)() is False

@@ -98,7 +98,9 @@ def test_beat_repairs_often_enough_that_a_killed_worker_stalls_a_game_seconds_no
 
     beat = settings.CELERY_BEAT_SCHEDULE
     stalled = beat["games-requeue-stalled"]
-    assert stalled["schedule"] <= 5 and stalled["kwargs"]["idle_seconds"] + stalled["schedule"] <= 15
+    # the aim is every game moving again within 15 s of a kill: the idle time and the period leave
+    # room for the move itself and a busy machine (the old 10 s + 5 s stalled games 13-18 s)
+    assert stalled["schedule"] <= 5 and stalled["kwargs"]["idle_seconds"] + stalled["schedule"] <= 10
     assert beat["games-drain-outbox"]["schedule"] <= 5
     assert beat["league-redrive"]["task"] == "league.redrive" and "league.redrive" in current_app.tasks
     for entry in beat.values():
@@ -117,3 +119,22 @@ def test_a_killed_workers_sweep_lock_lapses_in_seconds():
     assert options["unacked_mutex_expire"] <= 15
     assert options["unacked_restore_interval"] <= 10 and options["unacked_restore_throttle"] == 1
     assert options["visibility_timeout"] <= 60
+
+
+def test_the_channel_layers_redis_connections_outlast_its_blocking_wait_and_retry_a_dead_connection():
+    """channels-redis waits for a process's messages with a BZPOPMIN of
+    ``brpop_timeout`` (5 s): a read timeout no longer than that closed idle
+    sockets with 1011. After a Redis restart every pooled connection is
+    dead: a command meeting one is tried again on a new one."""
+    probe = ("import json, django; from django.conf import settings as s; django.setup(); "
+             "from channels_redis.core import RedisChannelLayer as L; "
+             "h = s.CHANNEL_LAYERS['default']['CONFIG']['hosts'][0]; "
+             "print(json.dumps({'read': h.get('socket_timeout'), 'wait': L.brpop_timeout, "
+             "'retries': h['retry'].get_retries() if h.get('retry') else 0}))")
+    env = {k: v for k, v in os.environ.items() if k not in ("CHANNEL_REDIS_URL", "DATABASE_URL")}
+    env.update(CHANNEL_REDIS_URL="redis://r:6379/1", DJANGO_SETTINGS_MODULE="config.settings")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    layer = json.loads(proc.stdout)
+    assert layer["read"] is not None and layer["read"] > layer["wait"], layer
+    assert layer["retries"] >= 1, layer

@@ -7,6 +7,7 @@ kills every process started here."""
 from __future__ import annotations
 
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -89,10 +90,10 @@ class Worker:
     """One ``celery -A config worker`` subprocess (solo pool: one process,
     so SIGKILL kills the task in hand too)."""
 
-    def __init__(self, name: str, env: dict, workdir: Path, beat: bool = False):
+    def __init__(self, name: str, env: dict, workdir: Path, beat: bool = False, pool: str = "solo"):
         self.name = name
         self.log = workdir / f"worker-{name}.log"
-        cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", "solo", "-l", "info",
+        cmd = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", pool, "-c", "1", "-l", "info",
                "-n", f"{name}@%h", "--without-gossip", "--without-mingle", "--without-heartbeat"]
         if beat:
             cmd += ["-B", "-s", str(workdir / f"beat-{name}")]
@@ -104,6 +105,14 @@ class Worker:
         if self.proc.poll() is not None:
             pytest.fail(f"worker {self.name} exited with {self.proc.returncode}\n{self.tail()}")
         return b" ready." in self.log.read_bytes()
+
+    def holds_a_task(self, topic: str = "games.ai_move") -> bool:
+        """Whether the worker has received a ``topic`` task it has not
+        finished (by its log): killed now, it loses that message."""
+        text = self.log.read_text(errors="replace")
+        received = re.findall(rf"Task {re.escape(topic)}\[([0-9a-f-]+)\] received", text)
+        done = set(re.findall(rf"Task {re.escape(topic)}\[([0-9a-f-]+)\] (?:succeeded|raised|retry)", text))
+        return any(task not in done for task in received)
 
     def kill(self, sig=signal.SIGKILL) -> None:
         if self.proc.poll() is None:
@@ -172,17 +181,21 @@ def broker(redis_server):
 
 @pytest.fixture
 def workers(broker, transactional_db, tmp_path):
-    """``workers(name, beat=False, **env)`` starts a worker on the private
-    Redis and the test database and waits until it is ready. Killed at
-    teardown, before the database is flushed."""
+    """``workers(name, beat=False, defaults=False, pool="solo", **env)`` starts a worker
+    on the private Redis and the test database and waits until it is
+    ready. Its message visibility timeout is 5 s and its sweep every 2 s,
+    unless ``defaults``: then every setting is the deployment's default.
+    Killed at teardown, before the database is flushed."""
     started: list[Worker] = []
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "PYTEST_"))}
-    base.update(DATABASE_URL=database_url(), CELERY_BROKER_URL=broker.url, CELERY_RESULT_BACKEND="",
-                CELERY_VISIBILITY_TIMEOUT="5", CELERY_RESTORE_INTERVAL="2", DB_CONN_MAX_AGE="0", LOG_LEVEL="WARNING",
+    base = {k: v for k, v in os.environ.items()
+            if not k.startswith(("CELERY_", "PYTEST_", "DB_", "GAMES_", "CHANNEL_"))}
+    base.update(DATABASE_URL=database_url(), CELERY_BROKER_URL=broker.url, LOG_LEVEL="WARNING",
                 PYTHONUNBUFFERED="1", DJANGO_SETTINGS_MODULE="config.settings")
+    quick = dict(CELERY_VISIBILITY_TIMEOUT="5", CELERY_RESTORE_INTERVAL="2")
 
-    def start(name: str, *, beat: bool = False, **env) -> Worker:
-        worker = Worker(name, {**base, **{k: str(v) for k, v in env.items()}}, tmp_path, beat=beat)
+    def start(name: str, *, beat: bool = False, defaults: bool = False, pool: str = "solo", **env) -> Worker:
+        worker = Worker(name, {**base, **({} if defaults else quick), **{k: str(v) for k, v in env.items()}},
+                        tmp_path, beat=beat, pool=pool)
         started.append(worker)
         wait_for(worker.ready, 60, f"worker {name} to be ready", every=0.3, logs=[worker])
         return worker

@@ -5,6 +5,7 @@ scored by the engine; standings by games won, then fewest points."""
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -17,7 +18,15 @@ from engine.errors import RecordError
 from engine.registry import find_variant
 from league import selectors, services
 from league.models import Result, ResultEvent, TableGame
-from league.scoresheet import ScoreSheetError, contract_score_sheet
+from engine.family import SheetError as ScoreSheetError
+from engine.registry import family_for
+
+
+def contract_score_sheet(hands, *, seats, variant="contract", rules=None):
+    """The contract family's reading of a hands sheet, its payload's keys as
+    attributes (``totals``: the game's points, fewer is better)."""
+    read = family_for("contract").read_sheet({"hands": hands}, seats=seats, variant=variant, rules=rules)
+    return SimpleNamespace(**read, totals=read["raw_scores"])
 from league.services import LeagueError
 
 # Cards left per hand (rows) and seat (columns) of a four-player game.
@@ -109,7 +118,7 @@ def test_bad_contract_sheets_are_refused_by_name(mutate, words):
 
 
 def test_a_rummikub_variant_takes_no_contract_sheet():
-    with pytest.raises(ScoreSheetError, match="sabra is not a contract rummy variant"):
+    with pytest.raises(ScoreSheetError, match="(?i)sabra is not a contract rummy variant"):
         contract_score_sheet(SHEET, seats=4, variant="sabra")
 
 

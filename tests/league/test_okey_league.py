@@ -165,7 +165,7 @@ def test_the_printed_round_has_an_okey_match_sheet_per_table(official, okey_tour
     t = okey_tournament(n=8)
     services.round_seat(tournament=t, seed="paper")
     html = official.get(f"/t/{t.slug}/round/1/print/").content.decode()
-    assert html.count('<table class="okey">') == 2          # one sheet per table of four
+    assert html.count('<table class="lines">') == 2          # one sheet per table of four
     assert "Compare Stone (seat)" in html and "Okey thrown" in html
     assert html.count("<td>6</td><td>6</td><td>6</td><td>6</td></tr>") == 2  # each seat starts from 6
 

@@ -1,10 +1,8 @@
 """``manage.py drain_outbox``: send the outbox rows left pending."""
 
 from django.core.management.base import BaseCommand
-from django.utils import timezone
 
 from games import outbox
-from games.models import OutboxMessage
 
 
 class Command(BaseCommand):
@@ -19,10 +17,7 @@ class Command(BaseCommand):
     def handle(self, *args, **opts):
         if opts["retry_failed"]:
             self.stdout.write(f"{outbox.retry_failed()} failed row(s) back to pending")
-        if opts["now"]:
-            OutboxMessage.objects.filter(status=OutboxMessage.Status.PENDING,
-                                         next_attempt_at__gt=timezone.now()).update(next_attempt_at=None)
-        report = outbox.drain()
+        report = outbox.drain_now() if opts["now"] else outbox.drain()
         self.stdout.write(f"{report.sent} sent, {report.failed} failed, {outbox.pending_count()} pending")
         for error in report.errors[:10]:
             self.stdout.write(self.style.WARNING(error))

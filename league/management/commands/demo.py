@@ -164,16 +164,19 @@ class Command(BaseCommand):
         n = opts["contract_players"]
         if n < 2:
             raise CommandError("the contract tournament needs at least 2 players")
+        from engine.registry import find_variant
+
+        variant = find_variant("contract-international")  # International contract rummy
         with transaction.atomic():
             tournament, created = Tournament.objects.get_or_create(
                 slug=CONTRACT_SLUG, defaults={
                     "name": "Demo Contract Rummy", "club": club,  # its points are not Rummikub points: no league table
-                    "family": "contract", "variant": "international",
+                    "family": variant.family, "variant": variant.variant,
                     "rounds": opts["contract_rounds"], "table_size": 3,
                     "seating_method": Tournament.Seating.STANDINGS,
-                    "tiebreaks": selectors.default_precedence("contract"),
+                    "tiebreaks": selectors.default_precedence(variant.family),
                     "ai_fill": True,  # a short table gets an AI seat
-                    "ai_level": services.ai_level_for("contract", "")})
+                    "ai_level": services.ai_level_for(variant.family, "")})
             if created:
                 for name in (names + [f"Player {i + 1}" for i in range(len(names), n)])[:n]:
                     player, _ = Player.objects.get_or_create(name=name, club=club)
@@ -197,7 +200,7 @@ class Command(BaseCommand):
         n = opts["okey_players"]
         if n < 4 or n % 4:
             raise CommandError("the Okey tournament seats tables of four: give 4, 8, 12 ... players")
-        return self._family(club, names, n, slug=OKEY_SLUG, name="Demo Okey", label="Okey", variant="okey",
+        return self._family(club, names, n, slug=OKEY_SLUG, name="Demo Okey", label="Okey", variant="turkish-okey",
                             rules={"start_points": 6}, table_size=4,
                             title="Okey (a match from 6 points per table and round):",
                             ranked="matches won, then points kept")
@@ -220,7 +223,8 @@ class Command(BaseCommand):
         by standings, played by AI seats, its standings printed."""
         from engine.registry import find_variant
 
-        family = find_variant(variant).family
+        cls = find_variant(variant)
+        family, variant = cls.family, cls.variant
         with transaction.atomic():
             tournament, created = Tournament.objects.get_or_create(
                 slug=slug, defaults={

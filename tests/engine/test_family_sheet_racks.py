@@ -1,8 +1,18 @@
-"""Score sheets: pure, scored by the engine."""
+"""Rummikub score sheets: read, checked and scored by the family's
+description (:meth:`engine.family.Family.read_sheet`), no database."""
+
+from types import SimpleNamespace
 
 import pytest
 
-from league.scoresheet import ScoreSheetError, score_sheet
+from engine.family import SheetError as ScoreSheetError
+from engine.registry import family_for
+
+
+def score_sheet(racks, *, seats, variant="sabra", rules=None, first=0):
+    """The family's reading of a racks sheet, its payload's keys as attributes."""
+    return SimpleNamespace(**family_for("rummikub").read_sheet(
+        {"racks": racks}, seats=seats, variant=variant, rules=rules, first=first))
 
 
 def test_one_player_out():
