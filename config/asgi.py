@@ -16,7 +16,7 @@ django.setup(set_prefix=False)  # before the routes import models
 
 from django.conf import settings  # noqa: E402
 
-from .shedding import REFUSED_BODY, ShedLoadMiddleware, Shedder  # noqa: E402
+from .shedding import ShedLoadMiddleware, Shedder, refused  # noqa: E402
 
 # load shedding (config/shedding.py): one per process
 SHEDDER = Shedder(settings.SHED_DEADLINE_MS / 1000, retry_after=settings.SHED_RETRY_AFTER)
@@ -56,7 +56,8 @@ class OneHopASGIHandler(ASGIHandler):
         arrived = request.scope.get("tablekeeper.arrived")
         if arrived is not None and SHEDDER.waited_too_long(started - arrived):
             SHEDDER.refused += 1
-            response = HttpResponse(REFUSED_BODY, status=503, content_type="application/json")
+            body, kind = refused(request.path, request.method, SHEDDER.retry_after)
+            response = HttpResponse(body, status=503, content_type=kind.decode())
             response["Retry-After"] = str(SHEDDER.retry_after)
             return response
         try:

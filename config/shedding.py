@@ -36,6 +36,24 @@ import time
 REFUSED_BODY = (b'{"detail": "the server is busy: try again in a moment", "code": "overloaded"}')
 
 
+def refused_page(retry_after: int) -> bytes:
+    """What a browser gets instead of a page it asked for: a short page that
+    asks again by itself after ``retry_after`` seconds (a person reloading
+    a table, or a live page following a move, is not left on an error)."""
+    return (f'<!doctype html><html><head><meta charset="utf-8">'
+            f'<meta http-equiv="refresh" content="{retry_after}">'
+            f'<title>Busy</title></head><body><p>The server is busy: this page asks again in '
+            f'{retry_after} s.</p></body></html>').encode()
+
+
+def refused(path: str, method: str, retry_after: int) -> tuple[bytes, bytes]:
+    """The body and content type of a refusal: JSON under ``/api/`` and for
+    anything but a page read, else :func:`refused_page`."""
+    if method in ("GET", "HEAD") and not path.startswith("/api/"):
+        return refused_page(retry_after), b"text/html; charset=utf-8"
+    return REFUSED_BODY, b"application/json"
+
+
 class Shedder:
     """The process's count of requests in hand and a moving average of the
     time Django takes for one (seconds)."""
@@ -65,13 +83,15 @@ class Shedder:
         with self._lock:
             self.service += (sample - self.service) * 0.05
 
-    async def refuse(self, send) -> None:
+    async def refuse(self, send, scope=None) -> None:
         self.refused += 1
+        scope = scope or {}
+        body, kind = refused(scope.get("path", ""), scope.get("method", ""), self.retry_after)
         await send({"type": "http.response.start", "status": 503,
-                    "headers": [(b"content-type", b"application/json"),
+                    "headers": [(b"content-type", kind),
                                 (b"retry-after", str(self.retry_after).encode()),
-                                (b"content-length", str(len(REFUSED_BODY)).encode())]})
-        await send({"type": "http.response.body", "body": REFUSED_BODY})
+                                (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
 
 
 class ShedLoadMiddleware:
@@ -89,7 +109,7 @@ class ShedLoadMiddleware:
             return await self.app(scope, receive, send)
         shedder = self.shedder
         if not shedder.admit():
-            return await shedder.refuse(send)
+            return await shedder.refuse(send, scope)
         shedder.in_hand += 1
         try:
             scope = {**scope, "tablekeeper.arrived": time.monotonic()}

@@ -81,7 +81,7 @@ def analysis_build(*, game: Game | int) -> GameAnalysisRow:
     _need_over(game)
     try:
         analyse = analyser_for(game.variant)
-    except (LookupError, ValueError, ImportError) as exc:
+    except (LookupError, ValueError, ImportError, NotImplementedError) as exc:
         raise NoAnalysis(f"the {game.variant} engine has no post-game analysis: {exc}") from None
     from .services import state_from_stream
 

@@ -97,7 +97,7 @@ def test_play_a_draw_from_a_seat_page(live_server, browser):
     assert page.locator("#move").is_hidden()  # nothing to type
     shot(page, "seat-page")
     page.click(".tk-draw")
-    page.wait_for_function("document.getElementById('version').innerText === '2'")
+    page.wait_for_function("document.getElementById('version')?.innerText === '2'")
     page.wait_for_selector(".tk-rack button.tk-tile >> nth=14")
     assert page.locator(".tk-rack button.tk-tile").count() == 15
     shot(page, "seat-page-after-draw")
@@ -108,7 +108,7 @@ def test_play_a_draw_from_a_seat_page(live_server, browser):
     assert game.version == 2
     # the other player moves; the page sees it through the seat-view API and reloads
     services.game_record_move(game=game.pk, move="draw", expected_version=2, seat=game.to_move)
-    page.wait_for_function("document.getElementById('version').innerText === '3'", timeout=15000)
+    page.wait_for_function("document.getElementById('version')?.innerText === '3'", timeout=15000)
     assert "Your move." in page.locator("#turn-note").inner_text()
     assert page.locator("ul.recent li").count() == 2
 
@@ -133,9 +133,9 @@ def test_two_seats_see_each_others_moves_without_reloading(asgi_live_server, bro
     watcher.wait_for_selector('#live[data-state="open"]', timeout=10000)
     assert "Waiting for" in pages[1 - mover].locator("#turn-note").inner_text()
     pages[mover].click(".tk-draw")
-    pages[mover].wait_for_function("document.getElementById('version').innerText === '2'")
+    pages[mover].wait_for_function("document.getElementById('version')?.innerText === '2'")
     other = pages[1 - mover]
-    other.wait_for_function("document.getElementById('version').innerText === '2'", timeout=5000)
+    other.wait_for_function("document.getElementById('version')?.innerText === '2'", timeout=5000)
     assert "Your move." in other.locator("#turn-note").inner_text()
     assert other.locator(".tk-rack button.tk-tile").count() == 14
     assert other.locator(".tk-draw").is_enabled()  # now it is the other's turn

@@ -34,9 +34,9 @@ def test_the_seat_page_keeps_the_newest_receipt_and_it_names_a_cut_tail(asgi_liv
         pages.append(page)
     assert kept(pages[0], game.pk)["version"] == 1  # from the page itself
     pages[mover].click(".tk-draw")  # its answer, then its page, carry version 2
-    pages[mover].wait_for_function("document.getElementById('version').innerText === '2'")
+    pages[mover].wait_for_function("document.getElementById('version')?.innerText === '2'")
     other = pages[1 - mover]
-    other.wait_for_function("document.getElementById('version').innerText === '2'", timeout=5000)
+    other.wait_for_function("document.getElementById('version')?.innerText === '2'", timeout=5000)
     other.wait_for_function(f"JSON.parse(localStorage.getItem('tablekeeper.receipt.{game.pk}')).version === 2",
                             timeout=5000)
     head = Event.objects.get(game=game, version=2)

@@ -81,7 +81,7 @@ def test_two_browsers_play_an_american_game_to_a_win(seat_pages, screenshot):
     seat_pages.wait(ada, "8")
     tile(ada, "O2").click()
     ada.click(".tk-discard")                                           # the last tile: out
-    ben.wait_for_function("Number(document.getElementById('version').innerText) >= 9", timeout=15000)
+    ben.wait_for_function("Number(document.getElementById('version')?.innerText) >= 9", timeout=15000)
     game.refresh_from_db()
     assert game.status == "finished" and game.scores[0] > 0 and sum(game.scores) == 0
     assert "Ada" in ben.inner_text("body")
@@ -97,6 +97,6 @@ def test_international_shows_the_trump_and_offers_a_closed_hand(seat_pages):
     assert ayla.locator(".tk-closed").is_visible() and ayla.locator(".tk-draw").is_disabled()
     tile(ayla, "O9").click()
     ayla.click(".tk-closed")                                           # seven pairs shown, O9 discarded
-    ayla.wait_for_function("Number(document.getElementById('version').innerText) >= 2", timeout=15000)
+    ayla.wait_for_function("Number(document.getElementById('version')?.innerText) >= 2", timeout=15000)
     game.refresh_from_db()
     assert game.status == "finished" and game.scores == [1700, -1700]

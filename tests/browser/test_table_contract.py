@@ -66,7 +66,7 @@ def card(page, code, where=".tk-hand"):
 
 
 def wait_version(page, version):
-    page.wait_for_function(f"document.getElementById('version').innerText === '{version}'", timeout=8000)
+    page.wait_for_function(f"document.getElementById('version')?.innerText === '{version}'", timeout=8000)
     page.wait_for_selector("#table-app .tk-bar", timeout=5000)
 
 

@@ -53,7 +53,7 @@ def tile(page, code):
 
 
 def wait_version(page, version):
-    page.wait_for_function(f"document.getElementById('version').innerText === '{version}'", timeout=8000)
+    page.wait_for_function(f"document.getElementById('version')?.innerText === '{version}'", timeout=8000)
 
 
 def moves(game):

@@ -47,7 +47,7 @@ def tile(page, code, where=".tk-rack"):
 
 
 def wait_version(page, version):
-    page.wait_for_function(f"document.getElementById('version').innerText === '{version}'", timeout=15000)
+    page.wait_for_function(f"document.getElementById('version')?.innerText === '{version}'", timeout=15000)
     page.wait_for_selector("#table-app .tk-bar", timeout=10000)
 
 
@@ -231,7 +231,7 @@ def test_a_game_is_started_from_the_start_screen_and_played_against_the_computer
     game = Game.objects.get(title="Against the computer")
     assert game.rules["initial_meld"] == 25 and "/games/%d/play/" % game.pk in page.url
     page.click(".tk-draw")  # Ann draws; the computer answers at once (eager tasks)
-    page.wait_for_function("Number(document.getElementById('version').innerText) >= 3", timeout=10000)
+    page.wait_for_function("Number(document.getElementById('version')?.innerText) >= 3", timeout=10000)
     assert Game.objects.get(pk=game.pk).version >= 3
 
 

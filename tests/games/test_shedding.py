@@ -96,3 +96,11 @@ def _middleware():
     http = application.application_mapping["http"]
     assert isinstance(http, ShedLoadMiddleware)
     return http
+
+
+def test_a_page_refused_for_load_asks_again_by_itself(shedder):
+    shedder.in_hand = 60
+    status, headers, body = _request("/games/")
+    assert status == 503 and headers[b"retry-after"] == b"1"
+    assert headers[b"content-type"].startswith(b"text/html")
+    assert b'http-equiv="refresh" content="1"' in body
