@@ -90,7 +90,11 @@ class Seat:
         self.ws = None
 
     async def open(self):
-        async with self.http.get(f"{self.base}/games/play/{self.token}/", allow_redirects=False) as r:
+        # the seat link exchanged as the landing page does it: a CSRF-checked POST
+        async with self.http.get(f"{self.base}/games/play/") as r:
+            csrf = r.cookies["csrftoken"].value
+        async with self.http.post(f"{self.base}/games/play/", data={"token": self.token, "csrfmiddlewaretoken": csrf},
+                                  allow_redirects=False) as r:
             if r.status != 302:
                 raise RuntimeError(f"seat link answered {r.status}")
         self.ws = await self.http.ws_connect(self.base.replace("http", "ws") + f"/ws/games/{self.game}/seat/",

@@ -70,7 +70,11 @@ class SeatSocket:
         import aiohttp
 
         if token is not None:
-            async with self.http.get(f"{self.server.base}/games/play/{token}/", allow_redirects=False) as r:
+            # the seat link exchanged as the landing page does it: a CSRF-checked POST
+            async with self.http.get(f"{self.server.base}/games/play/") as r:
+                csrf = r.cookies["csrftoken"].value
+            async with self.http.post(f"{self.server.base}/games/play/", data={"token": token, "csrfmiddlewaretoken": csrf},
+                                      allow_redirects=False) as r:
                 assert r.status == 302, r.status
         self.ws = await self.http.ws_connect(f"ws://127.0.0.1:{self.server.port}/ws/games/{self.game}/seat/",
                                              headers={"Origin": self.server.base})
