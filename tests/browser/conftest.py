@@ -27,8 +27,16 @@ def _free_port() -> int:
 
 
 @pytest.fixture
-def asgi_live_server(transactional_db, settings):
-    """The base URL of a daphne server running in this process."""
+def asgi_live_server(transactional_db, settings, monkeypatch):
+    """The base URL of a daphne server running in this process.
+
+    Load shedding is off here: the server shares two cores with the test's
+    browsers and another test process, so its queue is long for reasons
+    that are the test run's, not the pages' (shedding has its own tests,
+    tests/games/test_shedding.py)."""
+    from config.asgi import SHEDDER
+
+    monkeypatch.setattr(SHEDDER, "deadline", 0)
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
     settings.DEBUG = True  # static files served by the ASGI app, as in the embedded default
     if not _SERVER:
