@@ -34,11 +34,11 @@ def asgi_live_server(transactional_db, settings, monkeypatch):
     browsers and another test process, so its queue is long for reasons
     that are the test run's, not the pages' (shedding has its own tests,
     tests/games/test_shedding.py)."""
-    from config.asgi import SHEDDER
-
-    monkeypatch.setattr(SHEDDER, "deadline", 0)
     settings.ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
     settings.DEBUG = True  # static files served by the ASGI app, as in the embedded default
+    from config.asgi import SHEDDER  # after DEBUG: the ASGI app serves static files only with it
+
+    monkeypatch.setattr(SHEDDER, "deadline", 0)
     if not _SERVER:
         from daphne.server import Server
         from daphne.endpoints import build_endpoint_description_strings
