@@ -31,6 +31,7 @@ from ..analysis import (GameAnalysis, SeriesBuilder, engine_version, inaccuracy,
                         load_game, miss, need_over, parse_checked, push_checked)
 from ..melds import meld_tiles, meld_value
 from ..errors import IllegalMoveError
+from .ai import best_closed
 from .ai.melds import best_cover, extensions
 from .moves import Move
 from .scoring import international_points, tile_points
@@ -89,14 +90,7 @@ def _closed(game, seat: int) -> Move | None:
     """International: the ``closed`` move of highest score the rack allows."""
     if not game.rules.international or game.melded[seat] or len(game.racks[seat]) != 15:
         return None
-    best = None
-    for t in sorted(set(game.racks[seat])):
-        rest = list(game.racks[seat])
-        rest.remove(t)
-        answer = game._classify(seat, rest, t)
-        if answer.best is not None and (best is None or answer.score > best[0]):
-            best = (answer.score, t)
-    return None if best is None else Move("closed", best[1])
+    return best_closed(game, seat)
 
 
 def _play_options(game, seat: int):

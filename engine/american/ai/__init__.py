@@ -197,14 +197,7 @@ class StrongPlayer(GreedyPlayer):
     def _closed(self, game: AmericanGame, seat: int) -> Move | None:
         if len(game.racks[seat]) != 15:
             return None
-        best = None
-        for t in sorted(set(game.racks[seat])):
-            rest = list(game.racks[seat])
-            rest.remove(t)
-            answer = game._classify(seat, rest, t)
-            if answer.best is not None and (best is None or answer.score > best[0]):
-                best = (answer.score, t)
-        return None if best is None else Move("closed", best[1])
+        return best_closed(game, seat)
 
     def hold_back(self, game: AmericanGame, seat: int, rack: Counter) -> bool:
         if not game.rules.international or game.pool and len(game.pool) < 14:
@@ -217,3 +210,16 @@ class StrongPlayer(GreedyPlayer):
 
 
 LEVELS = {"random": RandomPlayer, "greedy": GreedyPlayer, "strong": StrongPlayer}
+
+
+def best_closed(game: AmericanGame, seat: int) -> Move | None:
+    """International: the ``closed`` move of highest score the seat's rack
+    of 15 allows (each tile tried as the one shown), or None."""
+    best = None
+    for t in sorted(set(game.racks[seat])):
+        rest = list(game.racks[seat])
+        rest.remove(t)
+        answer = game._classify(seat, rest, t)
+        if answer.best is not None and (best is None or answer.score > best[0]):
+            best = (answer.score, t)
+    return None if best is None else Move("closed", best[1])
