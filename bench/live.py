@@ -61,7 +61,7 @@ def stop_server(proc: subprocess.Popen) -> None:
 
 def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     port = free_port()
-    proc = subprocess.Popen([str(ROOT / ".venv/bin/daphne"), "-b", "127.0.0.1", "-p", str(port),
+    proc = subprocess.Popen([*(os.environ["LIVE_SERVER_CMD"].split() if os.environ.get("LIVE_SERVER_CMD") else [str(ROOT / ".venv/bin/daphne")]), "-b", "127.0.0.1", "-p", str(port),
                              "config.asgi:application"], cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
@@ -79,6 +79,15 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     return proc, f"http://127.0.0.1:{port}"
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) process ``pid`` has used so far (Linux)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return float("nan")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 class Seat:
     """One seat: its browser session (cookie jar), its socket, the versions
     its screen has shown and when."""
@@ -90,13 +99,23 @@ class Seat:
         self.ws = None
 
     async def open(self):
-        # the seat link exchanged as the landing page does it: a CSRF-checked POST
-        async with self.http.get(f"{self.base}/games/play/") as r:
-            csrf = r.cookies["csrftoken"].value
-        async with self.http.post(f"{self.base}/games/play/", data={"token": self.token, "csrfmiddlewaretoken": csrf},
-                                  allow_redirects=False) as r:
-            if r.status != 302:
-                raise RuntimeError(f"seat link answered {r.status}")
+        # the seat link exchanged as the landing page does it: a CSRF-checked
+        # POST (a 503 is waited out as a browser's page would be reloaded)
+        for _ in range(20):
+            async with self.http.get(f"{self.base}/games/play/") as r:
+                if r.status == 503:
+                    await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+                    continue
+                csrf = r.cookies["csrftoken"].value
+            async with self.http.post(f"{self.base}/games/play/",
+                                      data={"token": self.token, "csrfmiddlewaretoken": csrf},
+                                      allow_redirects=False) as r:
+                if r.status == 503:
+                    await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+                    continue
+                if r.status != 302:
+                    raise RuntimeError(f"seat link answered {r.status}")
+                break
         self.ws = await self.http.ws_connect(self.base.replace("http", "ws") + f"/ws/games/{self.game}/seat/",
                                              headers={"Origin": self.base})
         asyncio.get_running_loop().create_task(self.read())
@@ -122,21 +141,36 @@ class Seat:
         return self.seen[version]
 
 
-async def run(base: str, games: int, moves: int, think: float) -> dict:
+async def run(base: str, games: int, moves: int, think: float, pid: int = 0) -> dict:
     import aiohttp
 
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as api:
+        setup = asyncio.Semaphore(4)  # the games are set up a few at a time: setting up is not measured
+
+        async def post(url: str, what: str) -> dict:
+            """POST, waiting out a 503's Retry-After as a client should."""
+            for _ in range(20):
+                async with api.post(url, json=payload_for(url)) as r:
+                    body = await r.json()
+                    if r.status == 503:
+                        await asyncio.sleep(float(r.headers.get("Retry-After", "1")))
+                        continue
+                    if r.status != 201:
+                        raise RuntimeError(f"{what}: {r.status} {body}")
+                    return body
+            raise RuntimeError(f"{what}: the server stayed busy")
+
+        def payload_for(url: str) -> dict:
+            if url.endswith("/api/games/"):
+                return {"variant": "sabra", "players": 2, "seats": [{"name": "Ann"}, {"name": "Ben"}]}
+            return {}
+
         async def make():
-            async with api.post(f"{base}/api/games/", json={"variant": "sabra", "players": 2,
-                                                              "seats": [{"name": "Ann"}, {"name": "Ben"}]}) as r:
-                body = await r.json()
-                if r.status != 201:
-                    raise RuntimeError(f"create: {r.status} {body}")
-            tokens = []
-            for i in range(2):
-                async with api.post(f"{base}/api/games/{body['id']}/seats/{i}/", json={}) as r:
-                    tokens.append((await r.json())["token"])
+            async with setup:
+                body = await post(f"{base}/api/games/", "create")
+                tokens = [(await post(f"{base}/api/games/{body['id']}/seats/{i}/", "seat take"))["token"]
+                          for i in range(2)]
             return body["id"], body["to_move"], tokens
 
         made = await asyncio.gather(*(make() for _ in range(games)))
@@ -158,10 +192,15 @@ async def run(base: str, games: int, moves: int, think: float) -> dict:
                 sessions.append(http)
                 seats.append(Seat(http, base, gid, token))
             tables.append((gid, first, tokens, seats))
-        await asyncio.gather(*(s.open() for t in tables for s in t[3]))
+        async def open_seat(seat):
+            async with setup:
+                await seat.open()
+
+        await asyncio.gather(*(open_seat(s) for t in tables for s in t[3]))
         latencies: list[float] = []
         posts: list[float] = []
         errors: list[str] = []
+        shed: list[int] = []
 
         async def play(gid, first, tokens, seats):
             version, mover = 1, first
@@ -171,12 +210,20 @@ async def run(base: str, games: int, moves: int, think: float) -> dict:
                 await asyncio.sleep(rng.uniform(0.5 * think, 1.5 * think))  # the player thinks
                 other = seats[1 - mover]
                 t0 = time.perf_counter()
-                async with api.post(f"{base}/api/games/{gid}/moves/", json={"move": "draw", "expected_version": version},
-                                    headers={"Authorization": f"Seat {tokens[mover]}"}) as r:
-                    if r.status != 201:
-                        errors.append(f"{r.status} {await r.text()}"[:200])
-                        return
-                    version = (await r.json())["version"]
+                while True:
+                    async with api.post(f"{base}/api/games/{gid}/moves/",
+                                        json={"move": "draw", "expected_version": version},
+                                        headers={"Authorization": f"Seat {tokens[mover]}"}) as r:
+                        if r.status == 503:  # shed: the client waits as told and sends it again
+                            shed.append(1)
+                            wait_s = float(r.headers.get("Retry-After", "1"))
+                        elif r.status != 201:
+                            errors.append(f"{r.status} {await r.text()}"[:200])
+                            return
+                        else:
+                            version = (await r.json())["version"]
+                            break
+                    await asyncio.sleep(wait_s)
                 posts.append(time.perf_counter() - t0)
                 try:
                     seen = await other.shown(version)
@@ -186,15 +233,18 @@ async def run(base: str, games: int, moves: int, think: float) -> dict:
                 latencies.append(max(0.0, seen - t0))
                 mover = 1 - mover
 
+        cpu0 = cpu_seconds(pid)
         start = time.perf_counter()
         await asyncio.gather(*(play(*t) for t in tables))
         wall = time.perf_counter() - start
+        cpu = cpu_seconds(pid) - cpu0
         for t in tables:
             for s in t[3]:
                 await s.ws.close()
         for http in sessions:
             await http.close()
-    return {"latencies": latencies, "posts": posts, "errors": errors, "wall": wall, "ref": statistics.median(ref)}
+    return {"latencies": latencies, "posts": posts, "errors": errors, "wall": wall, "ref": statistics.median(ref),
+            "cpu": cpu, "shed": len(shed)}
 
 
 def main(argv=None) -> int:
@@ -205,6 +255,8 @@ def main(argv=None) -> int:
                         help="mean seconds a scripted player thinks before each move (default 1.0; 0: flat out)")
     parser.add_argument("--layer", choices=("memory", "redis", "both"), default="both")
     parser.add_argument("--database", default="", help="a PostgreSQL URL (default: a fresh SQLite file)")
+    parser.add_argument("--profile", default="", metavar="PREFIX",
+                        help="sample the server with py-spy (pip install py-spy) into PREFIX-<layer>-<games>.txt")
     args = parser.parse_args(argv)
     if any(n < 1 for n in args.games) or args.moves < 1:
         print("bench/live.py: --games and --moves must be at least 1", file=sys.stderr)
@@ -218,7 +270,7 @@ def main(argv=None) -> int:
     env.pop("CHANNEL_REDIS_URL", None)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
     print(f"{'layer':8} {'games':>5} {'moves':>6} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
-          f"{'errors':>6} {'post p95':>8} {'ref ms':>7} {'p95/ref':>7}")
+          f"{'errors':>6} {'shed':>5} {'post p95':>8} {'cpu/move':>8} {'ref ms':>7} {'p95/ref':>7}")
     redis_proc = None
     try:
         for layer in layers:
@@ -229,16 +281,26 @@ def main(argv=None) -> int:
                 server_env["CHANNEL_REDIS_URL"] = url
             for n in args.games:
                 server, base = start_server(server_env)
+                spy = None
+                if args.profile:  # py-spy samples the server while it plays (collapsed stacks)
+                    spy = subprocess.Popen(["py-spy", "record", "-r", "100", "-f", "raw", "-o",
+                                            f"{args.profile}-{layer}-{n}.txt", "-p", str(server.pid)],
+                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    time.sleep(1)
                 try:
-                    out = asyncio.run(run(base, n, args.moves, args.think))
+                    out = asyncio.run(run(base, n, args.moves, args.think, server.pid))
                 finally:
+                    if spy is not None:
+                        spy.send_signal(2)
+                        spy.wait(30)
                     stop_server(server)
                 lat = [x * 1000 for x in out["latencies"]]
                 p95 = percentile(lat, 95)
                 ref = out["ref"] * 1000
                 print(f"{layer:8} {n:5d} {len(lat):6d} {len(lat) / out['wall']:8.1f} {percentile(lat, 50):7.1f} "
-                      f"{p95:7.1f} {percentile(lat, 99):7.1f} {len(out['errors']):6d} "
-                      f"{percentile([x * 1000 for x in out['posts']], 95):8.1f} {ref:7.1f} {p95 / ref:7.1f}",
+                      f"{p95:7.1f} {percentile(lat, 99):7.1f} {len(out['errors']):6d} {out['shed']:5d} "
+                      f"{percentile([x * 1000 for x in out['posts']], 95):8.1f} {out['cpu'] * 1000 / max(1, len(lat)):8.2f} "
+                      f"{ref:7.1f} {p95 / ref:7.1f}",
                       flush=True)
                 for e in out["errors"][:3]:
                     print("   error:", e)

@@ -2,19 +2,25 @@
 WebSockets (games/consumers.py, docs/live.md). Serve it with daphne:
 ``daphne -b 0.0.0.0 -p 8000 config.asgi:application`` (bin/demo does)."""
 
+import asyncio
+import contextvars
 import os
 import time
 
 import django
-from asgiref.sync import sync_to_async
-from django.core.handlers.asgi import ASGIHandler
+from django.core import signals
+from django.core.exceptions import RequestAborted
+from django.core.handlers.asgi import ASGIHandler, get_script_prefix
 from django.core.handlers.base import BaseHandler
-from django.http import HttpResponse
+from django.http import FileResponse, HttpResponse
+from django.urls import set_script_prefix
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)  # before the routes import models
 
 from django.conf import settings  # noqa: E402
+
+from games import push  # noqa: E402
 
 from .shedding import ShedLoadMiddleware, Shedder, refused  # noqa: E402
 
@@ -23,20 +29,27 @@ SHEDDER = Shedder(settings.SHED_DEADLINE_MS / 1000, retry_after=settings.SHED_RE
 
 
 class OneHopASGIHandler(ASGIHandler):
-    """Django's ASGI handler with the middleware chain and the view run as
-    under WSGI: the whole request in one step on the request's own thread.
+    """Django's ASGI handler, serving each request as a WSGI server would:
+    the whole request (``request_started``, the middleware chain and the
+    view, ``request_finished``) in one step on a thread of a pool shared by
+    every request (``ASGI_THREADS``).
 
     Django's own handler builds the chain in its async mode, where every
     middleware written for both modes (sessions, locale, CSRF, messages...)
     passes each request and response through ``sync_to_async``: about 18
     thread hand-offs per API request, which more than doubled a request's
-    cost (7.1 ms against 3.3 ms in process; ``docs/workers.md``). No view
-    here is async, so nothing is lost by running the chain synchronously;
-    the request still has its own thread-sensitive context (Django's
-    database connections keep their thread, and ``request_started`` and
-    ``request_finished`` run on it)."""
+    cost (7.1 ms against 3.3 ms in process; ``docs/workers.md``). It also
+    starts a new thread for every request (its thread-sensitive context),
+    so every request opened a database connection of its own, and it hops
+    to that thread three times (the signals, the view, closing). No view
+    here is async, so nothing is lost: the pool's threads keep their
+    database connections as a WSGI server's threads do (``CONN_MAX_AGE``;
+    ``request_started`` and ``request_finished`` close them on the thread
+    that used them, and on PostgreSQL give them back to the pool)."""
 
     def __init__(self):
+        from concurrent.futures import ThreadPoolExecutor
+
         from games.charsets import ASGIRequest
 
         # requests that never decode with a charset outside the allow-list
@@ -44,13 +57,53 @@ class OneHopASGIHandler(ASGIHandler):
         self.request_class = ASGIRequest
         BaseHandler.__init__(self)
         self.load_middleware(is_async=False)
+        self.pool = ThreadPoolExecutor(max_workers=settings.ASGI_THREADS, thread_name_prefix="django")
 
-    async def get_response_async(self, request):
-        return await sync_to_async(self._timed_response, thread_sensitive=True)(request)
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}")
+        await self.handle(scope, receive, send)
+
+    async def handle(self, scope, receive, send):
+        try:
+            body_file = await self.read_body(receive)
+        except RequestAborted:
+            return
+        loop = asyncio.get_running_loop()
+        push.remember_loop(loop)  # a move's push is handed to this loop, not waited for
+        try:
+            response = await loop.run_in_executor(self.pool, contextvars.copy_context().run,
+                                                  self._whole_request, scope, body_file)
+            try:
+                await self.send_response(response, send)
+            except asyncio.CancelledError:
+                pass  # the client went away while it was sent
+            finally:
+                if response.streaming:  # closed once sent (request_finished, on a pool thread)
+                    await loop.run_in_executor(self.pool, response.close)
+        finally:
+            body_file.close()
+
+    def _whole_request(self, scope, body_file):
+        """``request_started``, the response and, unless it streams,
+        ``request_finished``: all on this thread."""
+        set_script_prefix(get_script_prefix(scope))
+        signals.request_started.send(sender=self.__class__, scope=scope)
+        request, error_response = self.create_request(scope, body_file)
+        if request is None:
+            response = error_response
+        else:
+            response = self._timed_response(request)
+            response._handler_class = self.__class__
+            if isinstance(response, FileResponse):
+                response.block_size = self.chunk_size
+        if not response.streaming:
+            response.close()  # request_finished: the thread's connection closed or kept, by CONN_MAX_AGE
+        return response
 
     def _timed_response(self, request):
         """The response, unless the request waited past the shedding
-        deadline for this thread (then 503 at once, nothing run); the time
+        deadline for a thread (then 503 at once, nothing run); the time
         taken feeds the shedder's estimate."""
         started = time.monotonic()
         arrived = request.scope.get("tablekeeper.arrived")

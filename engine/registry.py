@@ -23,13 +23,19 @@ def register(cls):
     return cls
 
 
+_loaded: list[str] = []
+
+
 def _load() -> None:
-    """Import every family package listed in :data:`FAMILIES`."""
+    """Import every family package listed in :data:`FAMILIES` (once)."""
     import importlib
 
+    if _loaded == list(FAMILIES):
+        return
     for family in FAMILIES:
         importlib.import_module(f"{__package__}.{family}")
         importlib.import_module(f"{__package__}.{family}.family")
+    _loaded[:] = list(FAMILIES)
 
 
 def register_family(description):

@@ -24,21 +24,15 @@ The client sends nothing; whatever it sends is ignored.
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
-from django.utils import timezone
 
-from . import selectors
-from .lru import LRU
-from .models import Game
+from . import frames
 from .push import group_name
-from .receipts import receipt_at
-from .seat_session import seat_in_session
-from .services import load_state, turn_clock
+from .seat_session import SESSION_KEY, seat_in_session
 
 log = logging.getLogger(__name__)
 
@@ -46,55 +40,20 @@ FORBIDDEN = 4403
 NOT_FOUND = 4404
 
 
-class _FrameParts:
-    """What every socket of a game shares at one version: the engine state
-    (read only: each socket asks it for its own view), the recent moves and
-    the turn clock. Built once per game and version in this process, so a
-    move costs one state load however many sockets follow the game; a
-    state here is never the one a move is applied to."""
-
-    def __init__(self, size: int = 512):
-        # game id -> ((created at, version), parts)
-        self._entries = LRU(size)
-
-    def get(self, game_id: int) -> dict[str, Any] | None:
-        head = Game.objects.filter(pk=game_id).values_list("version", "created_at").first()
-        if head is None:
-            return None
-        key = (head[1], head[0])
-        entry = self._entries.get(game_id)
-        if entry is not None and entry[0] == key:
-            return entry[1]
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            return None
-        state = load_state(game)
-        parts = {"game": game, "state": state, "recent": selectors.recent_moves(game),
-                 "clock": turn_clock(game, state), "receipt": receipt_at(game.pk, game.version)}
-        self._entries.put(game_id, ((game.created_at, game.version), parts))
-        return parts
-
-
-FRAME_PARTS = _FrameParts()
+FRAME_PARTS = frames.FRAME_PARTS
 
 
 def frame_for(game_id: int, seat_index: int | None) -> dict[str, Any] | None:
     """The frame one socket is sent: the game's view for ``seat_index``
-    (``None``: the public view); ``None`` when there is no such game."""
-    parts = FRAME_PARTS.get(game_id)
-    if parts is None:
-        return None
-    game, clock = parts["game"], parts["clock"]
-    if clock is not None:  # the seconds left now, from the turn's start
-        started = datetime.fromisoformat(clock["started_at"])
-        clock = {**clock, "left": round(max(0.0, clock["seconds"] - (timezone.now() - started).total_seconds()), 1)}
-    return {"type": "view", "game": game.pk, "version": game.version, "seat": seat_index,
-            "view": parts["state"].view(seat_index), "recent": parts["recent"], "clock": clock,
-            "receipt": parts["receipt"]}
+    (``None``: the public view); ``None`` when there is no such game
+    (database thread)."""
+    parts = FRAME_PARTS.load(game_id, seat_index)
+    return None if parts is None else parts.frame(seat_index)
 
 
 class _GameSocket(AsyncJsonWebsocketConsumer):
     seat_index: int | None = None
+    following = False
 
     async def connect(self):
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
@@ -112,12 +71,17 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         await self.accept()
         if not await self.admit():
             return
+        frames.follow(self.game_id, self.seat_index)  # a move made here primes this seat's view
+        self.following = True
         await self.send_frame()
 
     async def admit(self) -> bool:
         return True
 
     async def disconnect(self, code):
+        if self.following:
+            frames.unfollow(self.game_id, self.seat_index)
+            self.following = False
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
@@ -125,7 +89,27 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         return  # the client sends nothing the server needs
 
     async def game_moved(self, event):
+        """A notice that the game moved on. When this process recorded the
+        move (or already read that version) and still trusts this socket's
+        seat, the frame is sent from the shared parts on the event loop;
+        otherwise it is read on the database thread."""
+        parts = frames.FRAME_PARTS.ready(self.game_id, event.get("version"), event.get("hash"))
+        if parts is not None and parts.has_view(self.seat_index) and self.admitted_in_memory():
+            await self.send(text_data=parts.text(self.seat_index))
+            return
         await self.send_frame(check=True)
+
+    async def game_seats(self, event):
+        """A seat of the game was taken, reissued or revoked: check this
+        socket's seat again now (its next frame would, in any case)."""
+        frames.SEAT_KEYS.drop(self.game_id)
+        if not await database_sync_to_async(self.still_admitted)():
+            await self.refuse()
+
+    def admitted_in_memory(self) -> bool | None:
+        """Whether this socket may still have its frames, by the seat
+        credentials held in memory (``None``: not held; ask the database)."""
+        return True
 
     def _checked_frame(self, check: bool):
         """The frame, after checking this socket may still have it (one trip
@@ -148,6 +132,9 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         await self.send_json(frame)
 
     async def refuse(self):
+        if self.following:
+            frames.unfollow(self.game_id, self.seat_index)
+            self.following = False
         await self.send_json({"type": "error", "detail": "this browser holds no seat in this game"})
         await self.close(code=FORBIDDEN)
 
@@ -159,17 +146,34 @@ class WatchConsumer(_GameSocket):
 class SeatConsumer(_GameSocket):
     """One seat's own view, for the browser that holds the seat."""
 
+    seat_pk: int | None = None
+    seat_key: str | None = None
+    user_id: int | None = None
+
     async def admit(self) -> bool:
         seat = await database_sync_to_async(self._seat)()
         if seat is None:
             await self.refuse()
             return False
-        self.seat_index = seat.index
+        self.seat_index, self.seat_pk = seat.index, seat.pk
+        session = self.scope.get("session")
+        held = session.get(SESSION_KEY, {}).get(str(self.game_id)) if session is not None else None
+        self.seat_key = held.get("key") if isinstance(held, dict) else None
+        user = self.scope.get("user")
+        self.user_id = user.pk if user is not None and user.is_authenticated else None
         return True
+
+    def admitted_in_memory(self) -> bool:
+        keys = frames.SEAT_KEYS.cached(self.game_id)
+        return keys is not None and frames.holds(keys, seat_pk=self.seat_pk, index=self.seat_index,
+                                                 key=self.seat_key, user_id=self.user_id)
 
     def still_admitted(self) -> bool:
         seat = self._seat()
-        return seat is not None and seat.index == self.seat_index
+        if seat is None or seat.index != self.seat_index:
+            return False
+        frames.SEAT_KEYS.load(self.game_id)  # trusted in memory for the next frames
+        return True
 
     def _seat(self):
         holder = SimpleNamespace(session=self.scope.get("session"), user=self.scope.get("user"))

@@ -84,7 +84,7 @@ def publish(game: Game, events: list[Event], messages: list[Message] | None = No
     caller has asked :func:`messages_for` already) and tell the live pages
     after commit. Returns how many rows were written."""
     if events:
-        push.moved(game.pk, events[-1].version)  # the live pages, after commit
+        push.moved(game.pk, events[-1].version, getattr(events[-1], "hash", "") or "")  # the live pages, after commit
     if messages is None:
         messages = messages_for(game, events)
     for msg in messages:

@@ -22,7 +22,7 @@ from engine.errors import EngineError, IllegalMoveError, NotationError
 from engine.registry import find_variant
 
 from . import eventstore as es
-from . import outbox
+from . import frames, outbox, push
 from .errors import BadRequest, GameIsOver, GameServiceError, MoveRefused, NotYourSeat, SeatNotOpen, SeatTaken
 from .models import Event, Game, Seat, SeedSecret, Snapshot
 from .replay import rebuild, seed_sha256
@@ -263,6 +263,7 @@ def seat_reissue(seat: Seat, *, revoke: bool = False) -> str | None:
     Seat.objects.filter(pk=seat.pk).update(token_hash=_token_hash(token) if token else "",
                                            user=seat.user if token else None)
     seat.refresh_from_db()
+    push.seats_changed(seat.game_id)  # the sockets holding the old credential are closed
     return token
 
 
@@ -389,12 +390,15 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
         try:
             if at_once and not messages and not state.is_over and not _snapshot_due(new_version):
                 es.insert_guarded(rows, *_projection_update(game, at_version=expected_version))
-                STATE_CACHE.put(game, new_version, state, row=game)  # committed
+                frames.prime(frames.prepare(game, state, rows))  # committed: before the state is handed on
+                STATE_CACHE.put(game, new_version, state, row=game)
                 outbox.publish(game, rows, messages)
             else:
                 with transaction.atomic(savepoint=False):
                     es.write(rows)
                     _write_projection(game)
+                    parts = frames.prepare(game, state, rows)  # the live frames, installed at the commit
+                    transaction.on_commit(lambda: frames.prime(parts))
                     if state.is_over:
                         SeedSecret.objects.filter(game=game).delete()
                     else:

@@ -30,7 +30,7 @@ def settings_with(**env):
 def test_defaults_are_sqlite_under_var_and_eager_tasks():
     code, s = settings_with()
     assert code == 0, s
-    assert s["engine"].endswith("sqlite3") and s["name"].endswith("var/tablekeeper.sqlite3")
+    assert s["engine"] == "config.sqlite" and s["name"].endswith("var/tablekeeper.sqlite3")  # SQLite, config/sqlite/base.py
     assert s["eager"] is True and s["debug"] is True and "games" in s["apps"]
 
 
