@@ -110,6 +110,59 @@ def test_a_revoked_seat_is_closed_at_its_next_frame():
     assert error["type"] == "error" and closed["code"] == 4403
 
 
+def test_a_revoked_seat_is_closed_at_once_without_waiting_for_a_move():
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
+    tokens = [services.seat_take(game=game, index=i) for i in range(2)]
+    holder = seated_client(tokens[0])
+
+    async def run():
+        from channels.db import database_sync_to_async
+        comm = socket(f"/ws/games/{game.pk}/seat/", holder)
+        await comm.connect()
+        await comm.receive_json_from(timeout=5)
+        seat = await database_sync_to_async(lambda: game.seats.get(index=0))()
+        await database_sync_to_async(services.seat_reissue)(seat)  # a new credential: the old one is out
+        error = await comm.receive_json_from(timeout=5)
+        closed = await comm.receive_output(timeout=5)
+        return error, closed
+
+    error, closed = async_to_sync(run)()
+    assert error["type"] == "error" and closed["code"] == 4403
+
+
+def test_a_frame_primed_by_the_writer_is_the_frame_read_from_the_database():
+    """The frame a socket is sent from the writer's memory (games/frames.py)
+    is, field for field, the one read back from the stored stream."""
+    from games import frames
+
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
+    tokens = [services.seat_take(game=game, index=i) for i in range(2)]
+    mover = game.to_move
+    other = seated_client(tokens[1 - mover])
+
+    async def run():
+        from channels.db import database_sync_to_async
+        comm = socket(f"/ws/games/{game.pk}/seat/", other)
+        await comm.connect()
+        await comm.receive_json_from(timeout=5)
+        got = []
+        for version in (1, 2):
+            seat = (mover + version - 1) % 2
+            await database_sync_to_async(services.game_record_move)(
+                game=game.pk, move="draw", expected_version=version, seat=seat, actor="test")
+            got.append(await comm.receive_json_from(timeout=5))
+        await comm.disconnect()
+        return got
+
+    sent = async_to_sync(run)()
+    assert [f["version"] for f in sent] == [2, 3]
+    primed = frames.FRAME_PARTS.ready(game.pk, 3, sent[-1]["receipt"]["hash"])
+    assert primed is not None and primed.state is None  # made by the writer, not loaded
+    frames.FRAME_PARTS.clear()
+    loaded = frames.FRAME_PARTS.load(game.pk, 1 - mover).frame(1 - mover)
+    assert json.loads(json.dumps(loaded)) == sent[-1]
+
+
 def play_watched(game, choose):
     """Play ``game`` to its end with ``choose(state)`` for the seat on turn
     while seat 0 follows it through its socket; returns its frames and the
