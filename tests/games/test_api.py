@@ -48,6 +48,10 @@ def test_create_take_view_move(api):
                         format="json", **as_seat(tokens[0]))
     assert response.status_code == 201, response.content
     assert response.json()["version"] == 2 and response.json()["outcome"] == "drew"
+    from games.serializers import MoveOutSerializer  # the answer is the schema's, field for field
+    answer = response.json()
+    assert set(answer) == set(MoveOutSerializer().fields)
+    assert MoveOutSerializer(answer).data == answer
     again = api.post(f"/api/games/{game['id']}/seats/0/", {}, format="json")
     assert again.status_code == 409 and "already taken" in again.json()["detail"]
 
