@@ -10,7 +10,9 @@ sent one frame, read for this socket from the database::
 
     {"type": "view", "game": 12, "version": 37, "seat": 1 | null,
      "view": {...the engine's view for that seat...},
-     "recent": [{"version": 36, "seat": 0, "move": "draw"}, ...],
+     "recent": [{"version": 36, "seat": 0, "move": "draw",
+                 "said": {"key": "drew", ...the move in words...}}, ...],
+     "names": ["Ann", "Ben"],
      "clock": {...the running turn clock...} | null,
      "receipt": {"game": 12, "version": 37, "hash": "...", "hmac": "..."}}
 
@@ -69,7 +71,9 @@ class _FrameParts:
         if game is None:
             return None
         state = load_state(game)
+        names = dict(game.seats.values_list("index", "name"))
         parts = {"game": game, "state": state, "recent": selectors.recent_moves(game),
+                 "names": [names.get(i, "") for i in range(game.players)],
                  "clock": turn_clock(game, state), "receipt": receipt_at(game.pk, game.version)}
         self._entries.put(game_id, ((game.created_at, game.version), parts))
         return parts
@@ -89,7 +93,8 @@ def frame_for(game_id: int, seat_index: int | None) -> dict[str, Any] | None:
         started = datetime.fromisoformat(clock["started_at"])
         clock = {**clock, "left": round(max(0.0, clock["seconds"] - (timezone.now() - started).total_seconds()), 1)}
     return {"type": "view", "game": game.pk, "version": game.version, "seat": seat_index,
-            "view": parts["state"].view(seat_index), "recent": parts["recent"], "clock": clock,
+            "view": parts["state"].view(seat_index), "recent": parts["recent"], "names": parts["names"],
+            "clock": clock,
             "receipt": parts["receipt"]}
 
 

@@ -199,18 +199,38 @@ def game_board(game: Game, *, at: int | None = None, hidden: bool = False) -> di
     current = upto[-1]
     event = {"version": current.version, "type": current.type, "seat": current.payload.get("seat"),
              "move": text(current.payload) if current.type == es.MOVE_RECORDED else ""}
-    moves = [{"version": e.version, "seat": e.payload.get("seat"), "move": text(e.payload)}
-             for e in events if e.type == es.MOVE_RECORDED]
+    moves = said_moves(game, [{"version": e.version, "seat": e.payload.get("seat"), "move": text(e.payload)}
+                              for e in events if e.type == es.MOVE_RECORDED])
     return {"version": at, "last_version": last, "view": view, "racks": racks,
             "event": event, "moves": moves}
 
 
+def family_of(game: Game):
+    """The game's family description (:mod:`engine.family`), ``None`` for a
+    variant the engine does not know."""
+    from engine.registry import family_for, find_variant
+
+    try:
+        return family_for(find_variant(game.variant).family)
+    except ValueError:
+        return None
+
+
+def said_moves(game: Game, moves: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``moves`` (each with its public ``move`` text), each with ``said``:
+    the family's description of it in words (:mod:`games.words`)."""
+    from .words import described
+
+    family = family_of(game)
+    return [{**m, "said": described(family, m["move"])} for m in moves]
+
+
 def recent_moves(game: Game, count: int = 6) -> list[dict[str, Any]]:
     """The last ``count`` moves of the stream (``version``, ``seat``,
-    ``move``), newest last, as the public may read them while the game goes
-    on (:func:`public_move_text`)."""
+    ``move``, ``said``: the move in words), newest last, as the public may
+    read them while the game goes on (:func:`public_move_text`)."""
     events = es.load(game.pk, after_version=max(0, game.version - 3 * count))
     moves = [{"version": e.version, "seat": e.payload.get("seat"),
               "move": public_move_text(str(e.payload.get("move", "")))}
              for e in events if e.type == es.MOVE_RECORDED]
-    return moves[-count:]
+    return said_moves(game, moves[-count:])

@@ -135,13 +135,16 @@
             if (res.ok) {
               if (window.tablekeeperReceipts) window.tablekeeperReceipts.keep(res.body.receipt);
               root.dataset.sent = String(res.body.version);
-              window.location.replace(window.location.pathname);
+              if (config.onSent) config.onSent(res.body.version);  // the page applies the new frame
+              else window.location.replace(window.location.pathname);
               return;
             }
             onRefused(res.body.detail || "refused", res.body.error || "");
             if (res.status === 409 && res.body.error === "stale-version") {
               var box = root.querySelector(".tk-say");
-              carry(box ? box.textContent : res.body.detail || "");
+              var said = box ? box.textContent : res.body.detail || "";
+              if (config.onStale) { config.onStale(said); return; }  // redrawn in place
+              carry(said);
               window.location.replace(window.location.pathname);
             }
           })
@@ -287,11 +290,16 @@
     var deadline = Date.now() + c.left * 1000, claimed = false, timer = null;
     function claim() {
       post(config.urls.timeout, {expected_version: config.version}, config.csrf).then(function (res) {
-        if (res.ok) { window.location.replace(window.location.pathname); return; }
+        if (res.ok) {
+          if (config.onSent) config.onSent(res.body.version); else window.location.replace(window.location.pathname);
+          return;
+        }
         if (res.body.error === "clock-running") { claimed = false; deadline = Date.now() + 1000; }
       }).catch(function () { claimed = false; deadline = Date.now() + 2000; });
     }
     function tick() {
+      if (!node.isConnected && node.dataset.shown) { clearInterval(timer); return; }  // a redrawn table has its own
+      if (node.isConnected) node.dataset.shown = "1";
       var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
       root.dataset.clock = String(left);
       node.textContent = _("%(name)s: %(left)s s", {name: config.names[c.seat] || _("seat %(n)s", {n: c.seat}), left: left});
@@ -306,7 +314,152 @@
     return node;
   }
 
-  window.tablekeeperParts = {t: t, colourName: colourName, dragGuard: dragGuard, clock: clock, el: el, say: say, carried: carried, post: post, mover: mover, dropPlace: dropPlace,
+
+  /* --- the page's table, kept in place --------------------------------------
+   * host(root, config, hooks) draws the family's table (config.global) and
+   * redraws it in place from each newer frame of the live socket (the
+   * seat's own view): the document is never reloaded. What the last move
+   * changed on the table is marked (.tk-new on each piece newly on the
+   * table, .tk-changed on each meld that is new or changed) until the next
+   * frame. A turn being composed is never disturbed: a frame that arrives
+   * meanwhile is held, and the table says that the game moved on and offers
+   * "Reset to the new position" (the composed turn was for a position that
+   * is gone: its version would be refused). hooks: {onFrame(frame)} for the
+   * page's other parts (the move list, the turn line).
+   * Returns {apply(frame) -> true, busy(), stale(frame), timings}.
+   * window.tkFrameTimes collects, per frame drawn, the milliseconds from
+   * its arrival to the table drawn (a test reads them). */
+  function codes(node) {
+    return Array.prototype.map.call(node.querySelectorAll("[data-code]"), function (b) { return b.getAttribute("data-code"); });
+  }
+
+  var GROUPS = ".tk-melds [data-meld], .tk-pile";  // a meld, or a pile (its face)
+
+  function groupKey(node, pieces) {
+    return (node.classList.contains("tk-pile") ? node.getAttribute("data-place") + ":" : "") + pieces.slice().sort().join(" ");
+  }
+
+  function tableShape(root) {
+    var pieces = {}, melds = {};
+    Array.prototype.forEach.call(root.querySelectorAll(GROUPS), function (m) {
+      var c = codes(m);
+      melds[groupKey(m, c)] = true;
+      c.forEach(function (code) { pieces[code] = (pieces[code] || 0) + 1; });
+    });
+    return {pieces: pieces, melds: melds};
+  }
+
+  function markFresh(root, before) {
+    var left = Object.assign({}, before.pieces);
+    Array.prototype.forEach.call(root.querySelectorAll(GROUPS), function (m) {
+      var c = codes(m);
+      if (!before.melds[groupKey(m, c)]) m.classList.add("tk-changed");
+      Array.prototype.forEach.call(m.querySelectorAll("[data-code]"), function (b) {
+        var code = b.getAttribute("data-code");
+        if (left[code] > 0) left[code] -= 1; else b.classList.add("tk-new");
+      });
+    });
+  }
+
+  function host(root, config, hooks) {
+    hooks = hooks || {};
+    var ctor = window[config.global], table = null, current = config, awaiting = null, heldFrame = null;
+    var fresh = null, observer = null, marking = false;
+    window.tkFrameTimes = window.tkFrameTimes || [];
+
+    function remark() {  // the table redraws itself as the player moves: the marks stay
+      if (!fresh || marking) return;
+      marking = true;
+      markFresh(root, fresh);
+      marking = false;
+    }
+
+    function build(cfg) {
+      if (observer) observer.disconnect();
+      root.textContent = "";
+      cfg.onSent = function (version) { awaiting = version; root.dataset.awaiting = String(version); setTimeout(function () { if (awaiting !== null) refresh(null); }, 2500); };
+      cfg.onStale = function (said) { refresh(said); };
+      current = cfg;
+      table = ctor(root, cfg);
+      root.dataset.version = String(cfg.version);
+      if (fresh) {
+        remark();
+        observer = new MutationObserver(function () { if (!marking) { marking = true; Promise.resolve().then(function () { marking = false; remark(); }); } });
+        observer.observe(root, {childList: true, subtree: true});
+      }
+    }
+
+    function configFor(frame) {
+      var cfg = Object.assign({}, config, {view: frame.view, version: frame.version, clock: frame.clock || null,
+                                            names: frame.names || current.names,
+                                            my_turn: frame.view.to_move === config.seat && !frame.view.is_over});
+      return cfg;
+    }
+
+    function apply(frame) {
+      if (!frame || !frame.view || frame.version <= current.version) return true;
+      var arrived = frame.arrived || performance.now();
+      var last = frame.recent && frame.recent.length ? frame.recent[frame.recent.length - 1] : null;
+      // the marks: what is on the table now that was not (another seat's move)
+      fresh = last && last.seat !== config.seat ? tableShape(root) : null;
+      awaiting = null;
+      heldFrame = null;
+      delete root.dataset.awaiting;
+      delete root.dataset.stale;
+      build(configFor(frame));
+      if (hooks.onFrame) hooks.onFrame(frame);
+      window.requestAnimationFrame(function () {
+        var took = performance.now() - arrived;
+        window.tkFrameTimes.push(Math.round(took * 10) / 10);
+        root.dataset.frames = String((Number(root.dataset.frames) || 0) + 1);
+      });
+      return true;
+    }
+
+    /* the page's position, read again (after a refusal for a stale
+     * version, or a sent move whose frame did not come) */
+    function refresh(said) {
+      fetch(config.urls.view, {credentials: "same-origin", cache: "no-store"})
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (data) {
+          if (data) { data.type = "view"; apply(data); }
+          if (said) say(root, said, "error");
+        })
+        .catch(function () {});
+    }
+
+    /* a newer frame while the player composes a turn: word of it, and Reset */
+    function stale(frame) {
+      if (!frame || frame.version <= current.version) return;
+      heldFrame = frame;
+      root.dataset.stale = String(frame.version);
+      var note = root.querySelector(".tk-moved-on");
+      if (!note) {
+        note = el("p", {cls: "tk-moved-on message warn", role: "alert"}, [
+          el("span", {cls: "tk-moved-text"}), document.createTextNode(" "),
+          el("button", {type: "button", cls: "tk-reset-new", text: _("Reset to the new position")})]);
+        note.querySelector("button").addEventListener("click", function () {
+          var f = heldFrame;
+          heldFrame = null;
+          if (f) apply(f); else refresh(null);
+        });
+        root.insertBefore(note, root.firstChild);
+      }
+      var last = frame.recent && frame.recent.length ? frame.recent[frame.recent.length - 1] : null;
+      note.querySelector(".tk-moved-text").textContent = last && last.seat === config.seat
+        ? _("Your seat moved in another tab or window: this turn as composed belongs to a position that is gone.")
+        : _("The game moved on while you were composing: this turn as composed can no longer be sent.");
+    }
+
+    build(Object.assign({}, config));
+    return {
+      apply: apply, stale: stale,
+      busy: function () { return awaiting === null && !!table && !!table.busy && table.busy(); },
+      version: function () { return current.version; }
+    };
+  }
+
+  window.tablekeeperParts = {host: host, t: t, colourName: colourName, dragGuard: dragGuard, clock: clock, el: el, say: say, carried: carried, post: post, mover: mover, dropPlace: dropPlace,
                              pieceButton: pieceButton, seatBox: seatBox, pile: pile,
                              arrangement: arrangement, bell: bell};
 })();
