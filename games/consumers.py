@@ -150,11 +150,25 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         if frame is None:
             await self.close(code=NOT_FOUND)
             return
-        await self.send_json(frame)
+        await self._send(frame)
+
+    async def _send(self, content) -> bool:
+        """Send, unless the page went away meanwhile (a push that meets a
+        page being closed or reloaded): the server's "Attempt to send on a
+        closed protocol" (autobahn's ``Disconnected``, a ``RuntimeError``)
+        is the socket's end, not an error. Whether it was sent."""
+        try:
+            await self.send_json(content)
+        except RuntimeError as exc:
+            if type(exc).__name__ != "Disconnected":
+                raise
+            log.debug("live socket for game %s closed before its frame was sent", self.game_id)
+            return False
+        return True
 
     async def refuse(self):
-        await self.send_json({"type": "error", "detail": "this browser holds no seat in this game"})
-        await self.close(code=FORBIDDEN)
+        if await self._send({"type": "error", "detail": "this browser holds no seat in this game"}):
+            await self.close(code=FORBIDDEN)
 
 
 class WatchConsumer(_GameSocket):

@@ -112,6 +112,12 @@
     if (text) say(root, text, "error");
   }
 
+  /* The engine's sentences name seats by number ("seat 0 asked to buy"):
+   * the page says the players' names. */
+  function named(text, names) {
+    return String(text).replace(/\bseat (\d+)/g, function (m, n) { return (names && names[Number(n)]) || m; });
+  }
+
   /* The composer's last step. send(move, onRefused) posts the move at the
    * version the page shows; on success the page is redrawn from the
    * server (its clean address); a refusal comes back as the rule's
@@ -139,7 +145,7 @@
               else window.location.replace(window.location.pathname);
               return;
             }
-            onRefused(res.body.detail || "refused", res.body.error || "");
+            onRefused(named(res.body.detail || "refused", config.names), res.body.error || "");
             if (res.status === 409 && res.body.error === "stale-version") {
               var box = root.querySelector(".tk-say");
               var said = box ? box.textContent : res.body.detail || "";
@@ -204,12 +210,20 @@
   }
 
   /* A pile: opts {cls, caption, label, face (a node or null), count, enabled,
-   * onTap, onDrop}. A button, so it is reached by Tab as well. */
+   * onTap, onDrop, why (while not enabled: the sentence a tap shows)}. A button, so it is reached by Tab as well. */
   function pile(opts) {
     var node = el("button", {type: "button", cls: "tk-pile " + opts.cls, "aria-label": opts.label},
       [opts.face || el("span", {cls: "tk-back", text: "\u2592"}),
        el("span", {cls: "tk-count", text: (opts.caption ? opts.caption + " \u00b7 " : "") + opts.count})]);
     if (!opts.enabled) node.setAttribute("aria-disabled", "true");
+    if (!opts.enabled && opts.why) {  // a pile that cannot be used now says why when tapped
+      node.title = opts.why;
+      node.setAttribute("aria-description", opts.why);
+      node.addEventListener("click", function () {
+        var table = node.closest(".tk-table");
+        if (table) say(table, opts.why, "warn");
+      });
+    }
     dropPlace(node, opts.cls, {enabled: opts.enabled, onDrop: opts.onDrop || function () {},
       onTap: opts.onTap || null});
     return node;
@@ -381,12 +395,31 @@
       cfg.onStale = function (said) { refresh(said); };
       current = cfg;
       table = ctor(root, cfg);
+      dock();
       root.dataset.version = String(cfg.version);
       if (fresh) {
         remark();
         observer = new MutationObserver(function () { if (!marking) { marking = true; Promise.resolve().then(function () { marking = false; remark(); }); } });
         observer.observe(root, {childList: true, subtree: true});
       }
+    }
+
+    /* The message line, the buttons and the rack (or hand) go last, in one
+     * dock: on a phone it is fixed at the bottom of the screen, within the
+     * thumb's reach, the rack in two rows; the table scrolls above it. */
+    function dock() {
+      var box = el("div", {cls: "tk-dock"});
+      [".tk-say", ".tk-bar", ".tk-rack", ".tk-hand", ".tk-okey-rack"].forEach(function (sel) {
+        var part = root.querySelector(sel);
+        if (part) box.appendChild(part);
+      });
+      root.appendChild(box);
+      var pieces = box.querySelectorAll(".tk-rack [data-code], .tk-hand [data-code]").length;
+      box.style.setProperty("--tk-cols", String(Math.max(7, Math.min(11, Math.ceil(pieces / 2)))));
+      document.body.classList.add("tk-playing");
+      window.requestAnimationFrame(function () {
+        document.body.style.setProperty("--tk-dock", (box.offsetHeight + 12) + "px");
+      });
     }
 
     function configFor(frame) {
@@ -443,7 +476,8 @@
           heldFrame = null;
           if (f) apply(f); else refresh(null);
         });
-        root.insertBefore(note, root.firstChild);
+        var place = root.querySelector(".tk-dock") || root;  // beside the buttons, in view on a phone
+        place.insertBefore(note, place.firstChild);
       }
       var last = frame.recent && frame.recent.length ? frame.recent[frame.recent.length - 1] : null;
       note.querySelector(".tk-moved-text").textContent = last && last.seat === config.seat
