@@ -153,7 +153,7 @@
           var codes = Array.prototype.map.call(chipsOf, function (c) { return c.title; });
           if (!before.melds[codes.slice().sort().join(" ")]) m.classList.add("tk-changed");
           Array.prototype.forEach.call(chipsOf, function (c) {
-            if (left[c.title] > 0) left[c.title] -= 1; else c.classList.add("tk-new");
+            if (left[c.title] > 0) left[c.title] -= 1; else c.classList.add("tk-new", "tk-land");
           });
         });
         window.tkFrameTimes = window.tkFrameTimes || [];

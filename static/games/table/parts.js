@@ -363,14 +363,30 @@
     return {pieces: pieces, melds: melds};
   }
 
+  /* The first drawing after a move: what is new against ``before`` is
+   * marked (and slides in); the marks are remembered by piece id and meld
+   * key, so that the table's own redraws (the player moving tiles) keep
+   * them on the same pieces and never mark the player's own. */
   function markFresh(root, before) {
-    var left = Object.assign({}, before.pieces);
+    var left = Object.assign({}, before.pieces), marks = {pieces: {}, melds: {}};
     Array.prototype.forEach.call(root.querySelectorAll(GROUPS), function (m) {
       var c = codes(m);
-      if (!before.melds[groupKey(m, c)]) m.classList.add("tk-changed");
+      if (!before.melds[groupKey(m, c)]) { m.classList.add("tk-changed"); marks.melds[groupKey(m, c)] = true; }
       Array.prototype.forEach.call(m.querySelectorAll("[data-code]"), function (b) {
         var code = b.getAttribute("data-code");
-        if (left[code] > 0) left[code] -= 1; else b.classList.add("tk-new");
+        if (left[code] > 0) { left[code] -= 1; return; }
+        b.classList.add("tk-new", "tk-land");
+        marks.pieces[b.getAttribute("data-id") || code] = true;
+      });
+    });
+    return marks;
+  }
+
+  function keepMarks(root, marks) {
+    Array.prototype.forEach.call(root.querySelectorAll(GROUPS), function (m) {
+      if (marks.melds[groupKey(m, codes(m))]) m.classList.add("tk-changed");
+      Array.prototype.forEach.call(m.querySelectorAll("[data-code]"), function (b) {
+        if (marks.pieces[b.getAttribute("data-id") || b.getAttribute("data-code")]) b.classList.add("tk-new");
       });
     });
   }
@@ -381,10 +397,11 @@
     var fresh = null, observer = null, marking = false;
     window.tkFrameTimes = window.tkFrameTimes || [];
 
+    var marks = null;
     function remark() {  // the table redraws itself as the player moves: the marks stay
-      if (!fresh || marking) return;
+      if (!marks) return;
       marking = true;
-      markFresh(root, fresh);
+      keepMarks(root, marks);
       marking = false;
     }
 
@@ -397,8 +414,8 @@
       table = ctor(root, cfg);
       dock();
       root.dataset.version = String(cfg.version);
-      if (fresh) {
-        remark();
+      marks = fresh ? markFresh(root, fresh) : null;
+      if (marks) {
         observer = new MutationObserver(function () { if (!marking) { marking = true; Promise.resolve().then(function () { marking = false; remark(); }); } });
         observer.observe(root, {childList: true, subtree: true});
       }
