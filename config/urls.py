@@ -4,7 +4,9 @@ league's pages when the league app is present."""
 from importlib.util import find_spec
 
 from django.contrib import admin
+from django.templatetags.static import static
 from django.urls import include, path
+from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
@@ -18,6 +20,8 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),  # the language switch (set_language)
     # the browser tables' texts in the reader's language (gettext in static/games)
     path("jsi18n/", JavaScriptCatalog.as_view(), name="javascript-catalog"),
+    # browsers ask for /favicon.ico whatever the page says: the site's icon
+    path("favicon.ico", RedirectView.as_view(url=static("site/favicon.svg"), permanent=True)),
 ]
 
 # The league app mounts itself at the site root ("") when it exists: it owns
@@ -25,6 +29,4 @@ urlpatterns = [
 if find_spec("league") is not None and find_spec("league.urls") is not None:
     urlpatterns.append(path("", include("league.urls")))
 else:
-    from django.views.generic import RedirectView
-
     urlpatterns.append(path("", RedirectView.as_view(url="/games/", permanent=False)))

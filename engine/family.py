@@ -130,6 +130,9 @@ class Family:
     name: ClassVar[str] = ""
     #: its name for people
     title: ClassVar[str] = ""
+    #: each variant's name for people, by the engine's variant key (a
+    #: variant missing here is shown as the family's title and its key)
+    variant_titles: ClassVar[dict[str, str]] = {}
     #: where it is listed among families (lower first)
     order: ClassVar[int] = 50
     #: ``"per-seat"``: a round at a table is one game per seat, the first
@@ -170,6 +173,11 @@ class Family:
 
         _load()
         return [cls for cls in VARIANTS if cls.family == self.name]
+
+    def variant_title(self, variant: str) -> str:
+        """The variant's name for people ("International Rummikub",
+        "Contract rummy"), in English (the pages translate it)."""
+        return self.variant_titles.get(variant) or f"{self.title} ({variant})"
 
     def rule_options(self, variant: str) -> list[dict[str, Any]]:
         """Every rule option of ``variant`` with its default and sentence
@@ -293,6 +301,31 @@ class Family:
         :raises DisputeRefused: a claimed table this family does not read.
         """
         raise DisputeRefused(f"a claimed table is not read for {self.title} games", "bad-claimed-table")
+
+    # --- moves in words -----------------------------------------------------------
+    #: what :meth:`describe_move` may answer as ``key``: the pages and the
+    #: live script hold one sentence for each (``games/words.py``,
+    #: ``static/games/live.js``), "Ben laid R8 B8 O8"
+    MOVE_WORDS: ClassVar[tuple[str, ...]] = (
+        "drew", "drew_n", "passed", "timeout", "penalty", "laid", "moved", "took", "took_pile",
+        "discarded", "went_down", "laid_off", "swapped", "buy", "allowed", "refused", "undid",
+        "finished", "showed", "announced", "closed", "trump", "other")
+
+    def describe_move(self, move: str) -> dict[str, Any]:
+        """A recorded move's public text in words, for the pages:
+        ``{"key", "pieces", "melds", "n", "text"}`` with ``key`` one of
+        :attr:`MOVE_WORDS`, ``pieces`` the chips the move shows (tiles laid,
+        the card discarded), ``melds`` rows of chips (a contract put down),
+        ``n`` a count and ``text`` the move's own notation (what
+        ``"other"`` shows). A seat written first is left out: the pages
+        name the player. Never more than the text shows (a draw's tile
+        hidden from the public text stays hidden)."""
+        return self._said("other", text=move)
+
+    @staticmethod
+    def _said(key: str, pieces: list[Chip] | None = None, melds: list[list[Chip]] | None = None,
+              n: int = 0, text: str = "") -> dict[str, Any]:
+        return {"key": key, "pieces": pieces or [], "melds": melds or [], "n": n, "text": text}
 
     # --- the board ------------------------------------------------------------
     def draw(self, view: dict[str, Any]) -> Drawing:

@@ -15,6 +15,34 @@ from dataclasses import dataclass
 from typing import Any
 
 
+#: each option's name for people (the forms' labels); an option missing
+#: here is shown as its name with spaces
+LABELS = {
+    "aces": "Aces", "announce": "Announce three or fewer", "buy_beneath": "A bought card comes with the stock's top",
+    "buy_consent": "The player on turn allows a buy", "buy_extra": "Extra cards with a buy",
+    "buy_limit": "Buys per hand", "buy_priority": "Who buys first", "compare_stone": "Compare Stone",
+    "decks": "Decks", "direction": "Direction of play", "exact_melds": "Only the contract's melds when going down",
+    "first_upcard_buy_only": "The first upcard can only be bought", "hand_size": "Cards dealt",
+    "initial_meld": "Initial meld (points)", "joker_freed_from": "Where a joker can be freed from",
+    "joker_group_both_colours": "A joker in a group may stand for either missing colour",
+    "joker_penalty": "A joker left on the rack costs", "joker_reuse": "A freed joker may be used again",
+    "joker_sets": "Jokers in sets", "jokers_per_deck": "Jokers per deck",
+    "manipulate_on_initial_turn": "Rearrange the table on the initial meld's turn",
+    "max_players": "Most players", "min_players": "Fewest players", "next_first": "Who starts the next hand",
+    "no_out_after_take": "No going out on the turn a discard is taken",
+    "okey_finish_double": "Finishing with the okey counts double", "own_turn_buy": "Buy on one's own turn",
+    "own_turn_extra": "Extra cards with an own-turn buy", "pairs_double": "Seven pairs count double",
+    "players_rule": "Players", "point_ace": "An ace counts", "point_high": "A ten to king counts",
+    "point_low": "A three to nine counts", "point_two": "A two counts", "point_wild": "A wild card counts",
+    "pool_empty": "When the pool is empty", "pool_empty_end": "When the pool runs out, the game ends",
+    "profile": "Rules of", "rack_size": "Tiles dealt", "run_suits_distinct": "Runs of different suits",
+    "seven_pairs": "Seven pairs", "start_points": "Points at the start", "stock_runs_out": "When the stock runs out",
+    "take_discard": "Taking the discard", "trump_twin_bonus": "Bonus for the trump's twin",
+    "turn_time_limit": "Seconds per turn (0: no clock)", "twos_wild": "Twos are wild", "undo_discard": "Undo a discard",
+    "wild_ratio": "Wild cards in a meld", "win_points": "Points to win", "with_color": "With colours",
+}
+
+
 @dataclass(frozen=True)
 class Option:
     """One rule option as a form shows it.
@@ -30,7 +58,7 @@ class Option:
     high: int | None = None
 
     def to_dict(self, default: Any) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "label": self.name.replace("_", " "), "help": self.help,
+        out: dict[str, Any] = {"name": self.name, "label": LABELS.get(self.name, self.name.replace("_", " ")), "help": self.help,
                                "kind": self.kind, "default": default}
         if self.kind == "choice":
             out["choices"] = [list(c) for c in self.choices]

@@ -202,12 +202,22 @@ class SeatView(APIView):
                 raise NotYourSeat(f"this credential is for seat {seat.index}, not seat {index}")
             if ai_seats.nudge_if_due(game):  # embedded mode: an AI seat's buy window has passed
                 game = Game.objects.get(pk=game.pk)
-            return _private(Response(selectors.game_view(game, seat.index)))
+            return _private(Response(_with_recent(request, game, selectors.game_view(game, seat.index))))
         if _is_staff(request):
-            return _private(Response(selectors.game_view(game, index)))
+            return _private(Response(_with_recent(request, game, selectors.game_view(game, index))))
         if index is not None:
             raise NotYourSeat("only staff (or the seat's own credential) may read a seat's view", "no-credential")
-        return Response(selectors.game_view(game, None))
+        return Response(_with_recent(request, game, selectors.game_view(game, None)))
+
+
+def _with_recent(request, game: Game, view: dict) -> dict:
+    """``?recent=1`` (what a live page polls while its socket is down): the
+    view with the last moves in words and the seats' names, as a socket's
+    frame carries them (``docs/live.md``)."""
+    if request.query_params.get("recent") != "1":
+        return view
+    names = dict(game.seats.values_list("index", "name"))
+    return {**view, "recent": selectors.recent_moves(game), "names": [names.get(i, "") for i in range(game.players)]}
 
 
 class MoveSubmit(APIView):

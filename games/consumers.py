@@ -10,7 +10,9 @@ sent one frame, read for this socket from the database::
 
     {"type": "view", "game": 12, "version": 37, "seat": 1 | null,
      "view": {...the engine's view for that seat...},
-     "recent": [{"version": 36, "seat": 0, "move": "draw"}, ...],
+     "recent": [{"version": 36, "seat": 0, "move": "draw",
+                 "said": {"key": "drew", ...the move in words...}}, ...],
+     "names": ["Ann", "Ben"],
      "clock": {...the running turn clock...} | null,
      "receipt": {"game": 12, "version": 37, "hash": "...", "hmac": "..."}}
 
@@ -30,9 +32,13 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from . import frames
+from . import frames, selectors
+from .models import Game
 from .push import group_name
+from .receipts import receipt_at
+from .rows import game_without_state
 from .seat_session import SESSION_KEY, seat_in_session
+from .services import load_state, turn_clock
 
 log = logging.getLogger(__name__)
 
@@ -43,11 +49,35 @@ NOT_FOUND = 4404
 FRAME_PARTS = frames.FRAME_PARTS
 
 
+def load_parts(game_id: int, seat_index: int | None = None) -> frames.Parts | None:
+    """The frames' parts at the game's version in the database, holding
+    ``seat_index``'s view (database thread; those this process holds at
+    that version if they do); ``None`` when there is no such game."""
+    try:
+        head = game_without_state(game_id)  # the version and the head's hash, in one query
+    except Game.DoesNotExist:
+        return None
+    held = FRAME_PARTS.held(game_id)
+    if held is not None and held.version == head.version and held.hash == (head.head_hash or "") \
+            and held.has_view(seat_index):
+        return held
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        return None
+    state = load_state(game)
+    parts = frames.Parts(game_id=game.pk, version=game.version,
+                         hash=(head.head_hash or "") if game.version == head.version else "",
+                         recent=selectors.recent_moves(game), names=frames.seat_names(game),
+                         clock=turn_clock(game, state), receipt=receipt_at(game.pk, game.version), state=state)
+    FRAME_PARTS.install(parts)
+    return parts
+
+
 def frame_for(game_id: int, seat_index: int | None) -> dict[str, Any] | None:
     """The frame one socket is sent: the game's view for ``seat_index``
     (``None``: the public view); ``None`` when there is no such game
     (database thread)."""
-    parts = FRAME_PARTS.load(game_id, seat_index)
+    parts = load_parts(game_id, seat_index)
     return None if parts is None else parts.frame(seat_index)
 
 
@@ -95,7 +125,7 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         otherwise it is read on the database thread."""
         parts = frames.FRAME_PARTS.ready(self.game_id, event.get("version"), event.get("hash"))
         if parts is not None and parts.has_view(self.seat_index) and self.admitted_in_memory():
-            await self.send(text_data=parts.text(self.seat_index))
+            await self._send_text(parts.text(self.seat_index))
             return
         await self.send_frame(check=True)
 
@@ -129,14 +159,39 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         if frame is None:
             await self.close(code=NOT_FOUND)
             return
-        await self.send_json(frame)
+        await self._send(frame)
+
+    async def _send_text(self, text: str) -> bool:
+        """:meth:`_send` of a frame already encoded."""
+        try:
+            await self.send(text_data=text)
+        except RuntimeError as exc:
+            if type(exc).__name__ != "Disconnected":
+                raise
+            log.debug("live socket for game %s closed before its frame was sent", self.game_id)
+            return False
+        return True
+
+    async def _send(self, content) -> bool:
+        """Send, unless the page went away meanwhile (a push that meets a
+        page being closed or reloaded): the server's "Attempt to send on a
+        closed protocol" (autobahn's ``Disconnected``, a ``RuntimeError``)
+        is the socket's end, not an error. Whether it was sent."""
+        try:
+            await self.send_json(content)
+        except RuntimeError as exc:
+            if type(exc).__name__ != "Disconnected":
+                raise
+            log.debug("live socket for game %s closed before its frame was sent", self.game_id)
+            return False
+        return True
 
     async def refuse(self):
         if self.following:
             frames.unfollow(self.game_id, self.seat_index)
             self.following = False
-        await self.send_json({"type": "error", "detail": "this browser holds no seat in this game"})
-        await self.close(code=FORBIDDEN)
+        if await self._send({"type": "error", "detail": "this browser holds no seat in this game"}):
+            await self.close(code=FORBIDDEN)
 
 
 class WatchConsumer(_GameSocket):

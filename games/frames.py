@@ -16,7 +16,7 @@ at one version lives here, per process:
 - **Loaded by a follower.** Anywhere else (a socket that has just
   connected, a move recorded by another process or by a worker, a seat no
   one followed when the move was made) the parts are read once per version
-  from the database (:meth:`FrameParts.load`, on the database thread), and
+  from the database (:func:`games.consumers.load_parts`, on the database thread), and
   every socket of the game in this process asks that state for its view.
 
 A view is computed for one seat from the engine's own ``view(seat)``, so
@@ -76,14 +76,15 @@ def followed_seats(game_id: int) -> tuple[int | None, ...]:
 class Parts:
     """A game's frame at one version, shared by its sockets in this process."""
 
-    __slots__ = ("game_id", "version", "hash", "views", "state", "recent", "clock", "receipt", "_texts", "_lock")
+    __slots__ = ("game_id", "version", "hash", "views", "state", "recent", "names", "clock", "receipt", "_texts",
+                 "_lock")
 
-    def __init__(self, *, game_id: int, version: int, hash: str, recent: list, clock: dict | None,
-                 receipt: dict | None, views: dict | None = None, state=None):
+    def __init__(self, *, game_id: int, version: int, hash: str, recent: list, names: list[str],
+                 clock: dict | None, receipt: dict | None, views: dict | None = None, state=None):
         self.game_id, self.version, self.hash = game_id, version, hash
         self.views = dict(views or {})
         self.state = state  # a loaded (never shared) state, or None when primed
-        self.recent, self.clock, self.receipt = recent, clock, receipt
+        self.recent, self.names, self.clock, self.receipt = recent, names, clock, receipt
         self._texts: dict[Any, str] = {}
         self._lock = threading.Lock()
 
@@ -109,7 +110,7 @@ class Parts:
             clock = {**clock, "left": round(max(0.0, clock["seconds"]
                                                 - (timezone.now() - started).total_seconds()), 1)}
         return {"type": "view", "game": self.game_id, "version": self.version, "seat": seat_index,
-                "view": self.view(seat_index), "recent": self.recent, "clock": clock,
+                "view": self.view(seat_index), "recent": self.recent, "names": self.names, "clock": clock,
                 "receipt": self.receipt}
 
     def text(self, seat_index: int | None) -> str:
@@ -149,35 +150,8 @@ class FrameParts:
         parts = self._entries.get(game_id)
         return parts if parts is not None and parts.version == version else None
 
-    def load(self, game_id: int, seat_index: int | None = None) -> Parts | None:
-        """The parts at the game's version in the database, holding
-        ``seat_index``'s view (database thread); ``None`` when there is no
-        such game."""
-        from . import selectors
-        from .models import Game
-        from .receipts import receipt_at
-        from .services import load_state, turn_clock
-
-        from .rows import game_without_state
-
-        try:
-            head = game_without_state(game_id)  # the version and the head's hash, in one query
-        except Game.DoesNotExist:
-            return None
-        held = self._entries.get(game_id)
-        if held is not None and held.version == head.version and held.hash == (head.head_hash or "") \
-                and held.has_view(seat_index):
-            return held
-        game = Game.objects.filter(pk=game_id).first()
-        if game is None:
-            return None
-        game.head_hash = head.head_hash if game.version == head.version else ""
-        state = load_state(game)
-        parts = Parts(game_id=game.pk, version=game.version, hash=game.head_hash or "",
-                      recent=selectors.recent_moves(game), clock=turn_clock(game, state),
-                      receipt=receipt_at(game.pk, game.version), state=state)
-        self.install(parts)
-        return parts
+    def held(self, game_id: int) -> Parts | None:
+        return self._entries.get(game_id)
 
     def clear(self) -> None:
         self._entries.clear()
@@ -186,32 +160,37 @@ class FrameParts:
 FRAME_PARTS = FrameParts()
 
 
-def prepare(game, state, rows) -> Parts | None:
+def prepare(game, state, rows, clock) -> Parts | None:
     """The parts of the version ``rows`` bring ``game`` to (the writer's
     thread, after its writes and before anything else may touch ``state``),
-    if a socket of this process follows the game; else ``None``. Install
-    them with :func:`prime` once the commit has happened."""
+    if a socket of this process follows the game; else ``None``. ``clock()``
+    gives the running turn clock. Install them with :func:`prime` once the
+    commit has happened."""
     seats = followed_seats(game.pk)
     if not seats:
         return None
-    from . import eventstore as es
+    from .moves import move_entries, recent_moves
     from .receipts import receipt
-    from .selectors import public_move_text, recent_moves
-    from .services import turn_clock
 
     last = rows[-1]
     before = FRAME_PARTS.previous(game.pk, rows[0].version - 1)
     if before is not None:
-        recent = list(before.recent) + [
-            {"version": r.version, "seat": r.payload.get("seat"),
-             "move": public_move_text(str(r.payload.get("move", "")))}
-            for r in rows if r.type == es.MOVE_RECORDED]
-        recent = recent[-6:]
+        recent = (list(before.recent) + move_entries(game, rows))[-6:]
     else:
         recent = recent_moves(game)
-    return Parts(game_id=game.pk, version=last.version, hash=last.hash, recent=recent,
-                 clock=turn_clock(game, state), receipt=receipt(game.pk, last.version, last.hash),
+    # the seats' names change only with an event of their own (never a move's)
+    names = list(before.names) if before is not None else seat_names(game)
+    return Parts(game_id=game.pk, version=last.version, hash=last.hash, recent=recent, names=names,
+                 clock=clock(), receipt=receipt(game.pk, last.version, last.hash),
                  views={seat: state.view(seat) for seat in seats})
+
+
+def seat_names(game) -> list[str]:
+    """The seats' names, seat by seat ("" for a seat without one)."""
+    from .models import Seat
+
+    names = dict(Seat.objects.filter(game_id=game.pk).values_list("index", "name"))
+    return [names.get(i, "") or "" for i in range(game.players)]
 
 
 def prime(parts: Parts | None) -> None:

@@ -46,7 +46,7 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.variant_cls = next((c for c in variants() if c.variant == variant), variants()[0])
         cls = self.variant_cls
-        self.fields["variant"].choices = [(c.variant, f"{c.family} · {c.variant} ("
+        self.fields["variant"].choices = [(c.variant, gettext(registry.family_for(c.family).variant_title(c.variant)) + " ("
                                            + gettext("%(low)s-%(high)s players") % {"low": c.min_players,
                                                                                     "high": c.max_players} + ")")
                                           for c in variants()]

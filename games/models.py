@@ -98,6 +98,20 @@ class Game(models.Model):
         ordering = ["-id"]
         indexes = [models.Index(fields=["status"])]
 
+    @property
+    def variant_title(self) -> str:
+        """The variant's name for people in the reader's language
+        ("International Rummikub"), from its family's description; the
+        engine's key for a variant the engine does not know."""
+        from django.utils.translation import gettext
+
+        from engine.registry import family_for, find_variant
+
+        try:
+            return gettext(family_for(find_variant(self.variant).family).variant_title(self.variant))
+        except ValueError:
+            return self.variant
+
     def __str__(self) -> str:
         return self.title or f"{self.variant} game #{self.pk}"
 

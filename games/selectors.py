@@ -18,6 +18,7 @@ from .errors import NotVisible
 from .lru import LRU
 from .models import AuditVerdict, Game, Seat
 from .receipts import receipt_at
+from .moves import family_of, move_entries, public_move_text, recent_moves, said_moves  # noqa: F401 (read from here too)
 from .services import clock_of, clock_running, load_state
 
 
@@ -140,21 +141,6 @@ def seat_of(game: Game, index: int) -> Seat | None:
 
 
 # --------------------------------------------------------------- pages
-_HIDDEN_DRAW_WORDS = frozenset({"draw", "timeout", "penalty"})
-
-
-def public_move_text(move: str) -> str:
-    """A move's text as the public may read it while the game goes on: a
-    draw, timeout or penalty that names the tiles drawn (games typed in from
-    a real table) is shown without them, since those tiles went onto a
-    hidden rack."""
-    words = move.split()
-    lead = 1 if words and words[0].isdigit() else 0  # families that write the seat first
-    if len(words) > lead + 1 and words[lead].lower() in _HIDDEN_DRAW_WORDS:
-        return " ".join(words[:lead + 1])
-    return move
-
-
 def _hand_of(view: dict[str, Any]) -> list[str] | None:
     hand = view.get("rack", view.get("my_hand"))
     return list(hand) if hand is not None else None
@@ -199,18 +185,7 @@ def game_board(game: Game, *, at: int | None = None, hidden: bool = False) -> di
     current = upto[-1]
     event = {"version": current.version, "type": current.type, "seat": current.payload.get("seat"),
              "move": text(current.payload) if current.type == es.MOVE_RECORDED else ""}
-    moves = [{"version": e.version, "seat": e.payload.get("seat"), "move": text(e.payload)}
-             for e in events if e.type == es.MOVE_RECORDED]
+    moves = said_moves(game, [{"version": e.version, "seat": e.payload.get("seat"), "move": text(e.payload)}
+                              for e in events if e.type == es.MOVE_RECORDED])
     return {"version": at, "last_version": last, "view": view, "racks": racks,
             "event": event, "moves": moves}
-
-
-def recent_moves(game: Game, count: int = 6) -> list[dict[str, Any]]:
-    """The last ``count`` moves of the stream (``version``, ``seat``,
-    ``move``), newest last, as the public may read them while the game goes
-    on (:func:`public_move_text`)."""
-    events = es.load(game.pk, after_version=max(0, game.version - 3 * count))
-    moves = [{"version": e.version, "seat": e.payload.get("seat"),
-              "move": public_move_text(str(e.payload.get("move", "")))}
-             for e in events if e.type == es.MOVE_RECORDED]
-    return moves[-count:]

@@ -390,14 +390,14 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
         try:
             if at_once and not messages and not state.is_over and not _snapshot_due(new_version):
                 es.insert_guarded(rows, *_projection_update(game, at_version=expected_version))
-                frames.prime(frames.prepare(game, state, rows))  # committed: before the state is handed on
+                frames.prime(frames.prepare(game, state, rows, lambda: turn_clock(game, state)))  # before the state is handed on
                 STATE_CACHE.put(game, new_version, state, row=game)
                 outbox.publish(game, rows, messages)
             else:
                 with transaction.atomic(savepoint=False):
                     es.write(rows)
                     _write_projection(game)
-                    parts = frames.prepare(game, state, rows)  # the live frames, installed at the commit
+                    parts = frames.prepare(game, state, rows, lambda: turn_clock(game, state))  # installed at the commit
                     transaction.on_commit(lambda: frames.prime(parts))
                     if state.is_over:
                         SeedSecret.objects.filter(game=game).delete()

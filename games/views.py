@@ -23,6 +23,7 @@ from .analysis import analysis_page, better_view, mistake_nav
 from .errors import ConcurrencyConflict, GameServiceError
 from .models import Game, Seat
 from .replay import ReplayError
+from .words import sentence
 
 # ------------------------------------------------------------------ drawing
 def draw_board(view: dict[str, Any], racks: list[list[str]] | None, seats: list[dict[str, Any]],
@@ -176,7 +177,7 @@ def game_detail(request, game_id: int):
         "better": draw_board(better, None, summary["seats"]) if better else None,
         "drawing": draw_board(board["view"], board["racks"], summary["seats"]),
         "nav": nav, "hidden_shown": hidden, "staff": staff, "clock": clock,
-        "moves": [{**m, "name": names.get(m["seat"], ""),
+        "moves": [{**m, "name": names.get(m["seat"], ""), "words": sentence(m["said"], names.get(m["seat"], "")),
                    "mark": review["marks"][m["version"]]["mark"] if review and m["version"] in review["marks"] else ""}
                   for m in board["moves"]],
         "open_seats": [s for s in summary["seats"] if not s["taken"] and s["kind"] == Seat.Kind.HUMAN]
@@ -287,13 +288,16 @@ def play(request, game_id: int):
                  "clock": view["clock"],
                  "urls": {"move": reverse("games-api:game-moves", kwargs={"game_id": game.pk}),
                           "timeout": reverse("games-api:game-timeout", kwargs={"game_id": game.pk}),
-                          "compose": reverse("games-api:game-compose", kwargs={"game_id": game.pk})}}
+                          "compose": reverse("games-api:game-compose", kwargs={"game_id": game.pk}),
+                          "view": reverse("games-api:game-view", kwargs={"game_id": game.pk}) + "?recent=1"}}
     return _private(render(request, "games/play.html", {
         "game": game, "seat": seat, "version": view["version"], "table": table,
         "drawing": drawing,
-        "recent": [{**m, "name": names.get(m["seat"], "")} for m in selectors.recent_moves(game)],
+        "recent": [{**m, "name": names.get(m["seat"], ""), "words": sentence(m["said"], names.get(m["seat"], ""))}
+                   for m in selectors.recent_moves(game)],
         "error": error, "move": move, "moved": moved if moved.isdigit() else "",
         "my_turn": my_turn, "receipt": view["receipt"],
+        "names": [names.get(i, "") for i in range(game.players)],
     }, status=status))
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..errors import EngineError
 from ..family import Board, Drawing, Family, Sheet, SheetError, tile_chip, tile_meld
 from ..registry import register_family
 
@@ -14,6 +15,7 @@ from ..registry import register_family
 class AmericanFamily(Family):
     name = "american"
     title = "American Rummikub"
+    variant_titles = {"american": "American Rummikub", "international-rummikub": "International Rummikub"}
     order = 30
     round_games = "per-seat"
     default_ai_level = "greedy"
@@ -63,6 +65,28 @@ class AmericanFamily(Family):
         if self.asks_how_won(variant, rules) and max(scores) <= 0:
             winners = []   # International: a winner scores 100 or more; here the stacks ran out
         return scores, winners
+
+    def describe_move(self, move: str) -> dict[str, Any]:
+        """"laid R1 R2 R3 K5" (every tile the lay puts on the table),
+        "took the discard", "discarded R7", "went out with a closed hand",
+        "took the trump and went out"."""
+        from .moves import Move
+
+        try:
+            parsed = Move.parse(move)
+        except EngineError:
+            return self._said("other", text=move)
+        text = str(parsed)
+        simple = {"draw": "drew", "take": "took_pile", "announce": "announced"}
+        if parsed.action in simple:
+            return self._said(simple[parsed.action], text=text)
+        if parsed.action in ("discard", "closed"):
+            return self._said("discarded" if parsed.action == "discard" else "closed",
+                              pieces=[tile_chip(text.split()[1])], text=text)
+        tiles = [t for t in text.replace("[", " ").replace("]", " ").split()[1:]
+                 if not t.isdigit() and t.lower() not in ("add", "free", "discard")]
+        return self._said("trump" if parsed.action == "trump" else "laid", pieces=[tile_chip(t) for t in tiles],
+                          text=text)
 
     def draw(self, view: dict[str, Any]) -> Drawing:
         table = view.get("table", [])

@@ -36,6 +36,7 @@ def meld_chips(meld: dict[str, Any]) -> list[dict[str, str]]:
 class ContractFamily(Family):
     name = "contract"
     title = "Contract rummy"
+    variant_titles = {"contract": "Contract rummy", "international": "Contract rummy, international rules"}
     order = 10
     round_games = "one"
     fewer_is_better = True
@@ -141,6 +142,28 @@ class ContractFamily(Family):
             raise DisputeRefused(f"move {move_version} ({payload['move']}) did not go out: it did not empty "
                                  f"seat {mover}'s hand of {len(before.rack(mover))} cards; a winning_hand "
                                  f"dispute is opened on the move that emptied a hand", "not-going-out")
+
+    def describe_move(self, move: str) -> dict[str, Any]:
+        """"went down: A♣ A♣ A♣ A♥ / 4♦ 4♥ 🃏", "discarded 7♣", "laid off
+        9♥", "took the discard", "asked to buy the discard"; the seat the
+        record writes first is left out."""
+        from .moves import Move
+
+        try:
+            parsed = Move.parse(move)
+        except EngineError:
+            return self._said("other", text=move)
+        words = parsed.body().split()
+        simple = {"draw": "drew", "take": "took_pile", "allow": "allowed", "refuse": "refused", "buy": "buy",
+                  "undo": "undid"}
+        if parsed.action in simple:
+            return self._said(simple[parsed.action], text=parsed.body())
+        if parsed.action == "down":
+            return self._said("went_down", melds=[[card_chip(c) for c in meld.split()]
+                                                  for meld in " ".join(words[1:]).split(" / ")],
+                              text=parsed.body())
+        key = {"discard": "discarded", "lay": "laid_off", "swap": "swapped"}[parsed.action]
+        return self._said(key, pieces=[card_chip(words[1])], text=parsed.body())
 
     def draw(self, view: dict[str, Any]) -> Drawing:
         table = view.get("table", [])

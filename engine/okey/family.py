@@ -22,6 +22,7 @@ def okey_chip(code: str) -> dict[str, str]:
 class OkeyFamily(Family):
     name = "okey"
     title = "Okey"
+    variant_titles = {"okey": "Okey"}
     order = 20
     round_games = "one"
     default_ai_level = "greedy"
@@ -82,6 +83,21 @@ class OkeyFamily(Family):
         if not payload["move"].split()[:1] == ["finish"]:
             raise DisputeRefused(f"move {move_version} ({payload['move']}) did not finish a game; a "
                                  "winning_hand dispute is opened on the finish move", "not-going-out")
+
+    def describe_move(self, move: str) -> dict[str, Any]:
+        """"drew", "took the discard", "discarded R5", "finished with R5",
+        "showed the indicator's twin"."""
+        from .moves import Move
+
+        try:
+            parsed = Move.parse(move)
+        except EngineError:
+            return self._said("other", text=move)
+        text = str(parsed)
+        if parsed.tile is None:
+            return self._said({"draw": "drew", "take": "took_pile", "show": "showed"}[parsed.action], text=text)
+        chip = tile_chip(text.split()[1].replace("F", "J"))
+        return self._said("discarded" if parsed.action == "discard" else "finished", pieces=[chip], text=text)
 
     def draw(self, view: dict[str, Any]) -> Drawing:
         # no melds on the table during play: the winner's, once shown

@@ -37,6 +37,7 @@ def read_racks(racks: Sequence[str], seats: int) -> list[list]:
 class RummikubFamily(Family):
     name = "rummikub"
     title = "Rummikub"
+    variant_titles = {"sabra": "Rummikub", "sabra-xp": "Rummikub XP (up to 6 players)"}
     order = 0
     round_games = "per-seat"
     dispute_kinds = ("table_invalid", "could_open", "not_best")
@@ -96,6 +97,22 @@ class RummikubFamily(Family):
 
         parsed = parse_claimed(tiles, type(before).tileset)
         return parsed, _tokens(parsed)
+
+    def describe_move(self, move: str) -> dict[str, Any]:
+        """A play says the tiles laid from the rack ("laid R8 B8 O8"; a play
+        that only moved tiles on the table, "moved"); a draw, timeout or
+        penalty never names the tile drawn."""
+        from .moves import Move
+
+        try:
+            parsed = Move.parse(move)
+        except EngineError:
+            return self._said("other", text=move)
+        if parsed.kind == "play":
+            if not parsed.tiles:
+                return self._said("moved", text=move)
+            return self._said("laid", pieces=[tile_chip(t) for t in format_tiles(parsed.tiles).split()], text=move)
+        return self._said({"draw": "drew", "pass": "passed"}.get(parsed.kind, parsed.kind), text=move)
 
     def draw(self, view: dict[str, Any]) -> Drawing:
         return Drawing(melds=[tile_meld(m) for m in view.get("table", [])], chip=tile_chip,

@@ -82,11 +82,17 @@ def browser(monkeypatch):
 @pytest.fixture
 def screenshot():
     """``screenshot(page, name)``: save the page under docs/screens/ (or
-    TABLEKEEPER_SCREENSHOTS; empty: none)."""
-    def save(page, name):
+    TABLEKEEPER_SCREENSHOTS; empty: none); ``selector``: that part only;
+    ``full=False``: the screen as the viewport shows it (a phone's fixed
+    rack at the bottom)."""
+    def save(page, name, selector=None, full=True):
         if SCREENS:
             os.makedirs(SCREENS, exist_ok=True)
-            page.screenshot(path=os.path.join(SCREENS, f"{name}.png"), full_page=True)
+            path = os.path.join(SCREENS, f"{name}.png")
+            if selector:
+                page.locator(selector).screenshot(path=path)
+            else:
+                page.screenshot(path=path, full_page=full)
     return save
 
 
@@ -114,3 +120,39 @@ class SeatPages:
 @pytest.fixture
 def seat_pages(browser, asgi_live_server):
     return SeatPages(browser, asgi_live_server)
+
+
+def count_loads(page):
+    """Count the documents ``page`` loads from now on (its main frame's
+    navigations): a page that applies its frames in place loads none.
+    Returns the list the loads are appended to (their addresses)."""
+    loads: list[str] = []
+    page.on("framenavigated", lambda frame: loads.append(frame.url) if frame == page.main_frame else None)
+    page.evaluate("window.tkFirstLoad = performance.getEntriesByType('navigation').length")
+    return loads
+
+
+def frame_times(pages) -> list[float]:
+    """Every frame's milliseconds from its arrival over the socket to the
+    table drawn (``window.tkFrameTimes``, recorded by the pages)."""
+    out: list[float] = []
+    for p in pages:
+        out += p.evaluate("window.tkFrameTimes || []")
+    return out
+
+
+def percentile(values, q: float) -> float:
+    ordered = sorted(values)
+    if not ordered:
+        return float("nan")
+    k = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[k]
+
+
+@pytest.fixture
+def in_place():
+    """The helpers that check a page applies its frames in place:
+    ``count_loads(page)``, ``frame_times(pages)``, ``percentile(values, q)``."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(count_loads=count_loads, frame_times=frame_times, percentile=percentile)

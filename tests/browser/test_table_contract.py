@@ -12,6 +12,7 @@ from collections import Counter
 
 import pytest
 
+
 from engine.cards import TEXT, deck_counter, make_deck, seeded_shuffle
 from engine.contract.rules import ContractRules
 from games import services
@@ -79,12 +80,13 @@ def both(pages, version):
         wait_version(p, version)
 
 
-def test_two_browsers_play_a_contract_hand_by_clicks_and_drags(asgi_live_server, browser, screenshot):
+def test_two_browsers_play_a_contract_hand_by_clicks_and_drags(asgi_live_server, browser, screenshot, in_place):
     game, tokens = dealt_game()
     size = {"viewport": {"width": 1100, "height": 900}}
     ann = open_seat(browser, asgi_live_server, game, tokens[0], **size)
     ben = open_seat(browser, asgi_live_server, game, tokens[1], **size)
     pages = (ann, ben)
+    loads = [in_place.count_loads(p) for p in pages]  # no page is loaded again: every frame is applied in place
     assert ann.locator("#text-move").is_hidden() and ann.locator("#move").is_hidden()  # nothing to type
     assert ann.locator(".tk-hand button.tk-card").count() == 7
     assert ben.locator(".tk-hand button.tk-card").count() == 7
@@ -151,6 +153,13 @@ def test_two_browsers_play_a_contract_hand_by_clicks_and_drags(asgi_live_server,
     assert ann.locator(".tk-handover").count() == 0
     assert "Hand 2 of 7: one set and one run" in ann.locator(".tk-contract").inner_text()
 
+    assert ann.locator(".tk-seat.to-move").get_attribute("data-seat") == "0"  # who went out starts hand 2
+    # the move list in words, names and cards drawn, no notation
+    said = ben.inner_text("#recent")
+    assert "Ben took the discard back" in said and "Ann laid off" in said and "9\u2666" in said
+    assert "0 lay" not in said and "undo" not in said
+    assert loads == [[], []], f"documents loaded after the first: {loads}"
+    assert [p.evaluate("performance.getEntriesByType('navigation').length") for p in pages] == [1, 1]
     assert moves(game) == ["0 draw", "0 down 5H 5D 5C / 9S 9H 9C", "0 discard KD", "1 buy",
                            "1 discard 3C", "1 undo", "1 discard JS", "0 draw", "0 lay 9D 2", "0 lay 5S 1"]
     state = services.load_state(Game.objects.get(pk=game.pk))

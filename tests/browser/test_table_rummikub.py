@@ -235,9 +235,25 @@ def test_a_game_is_started_from_the_start_screen_and_played_against_the_computer
     assert Game.objects.get(pk=game.pk).version >= 3
 
 
-def test_four_browsers_play_a_whole_game(asgi_live_server, browser):
-    """Four seats, four contexts: each opens with a run in turn, by drag or by
-    taps; every context follows each move over its socket; Ann goes out."""
+def marked(page, codes):
+    """The meld the last move laid is outlined and its tiles ``codes``
+    marked new (the table's order is the engine's: found by its tiles)."""
+    try:
+        page.wait_for_function("document.querySelectorAll('.tk-meld.tk-changed .tk-new').length === 3", timeout=5000)
+    except Exception:
+        melds = page.evaluate("Array.from(document.querySelectorAll('.tk-meld')).map(m => m.outerHTML).join(' | ')")
+        raise AssertionError(f"the new meld is not marked: {melds}") from None
+    new = page.locator(".tk-meld.tk-changed .tk-new").evaluate_all("els => els.map(e => e.dataset.code)")
+    assert sorted(new) == sorted(codes)
+
+
+def test_four_browsers_play_a_whole_game(asgi_live_server, browser, screenshot, in_place):
+    """Four seats, four contexts (Dan's a 390x844 touch phone): each opens
+    with a run in turn, by drag or by taps; every context follows each move
+    over its socket, in place: no document is loaded again in the whole
+    game, the new tiles are marked on the other screens until the next
+    move, and the move list says it in words. Ann goes out. The time from
+    each frame's arrival to the move drawn is printed (p50, p95)."""
     racks = ["R10 R11 R12 R9", "O10 O11 O12 K1", "B10 B11 B12 K2", "K10 K11 K12 O3"]
     racks = [r.split() for r in racks]
     sabra = find_variant("sabra").new(4, seed="table4").snapshot()
@@ -248,8 +264,14 @@ def test_four_browsers_play_a_whole_game(asgi_live_server, browser):
     names = ["Ann", "Ben", "Cleo", "Dan"]
     game = services.game_create(variant="sabra", players=4, seats=names, title="Four",
                                 rules={"rack_size": 4}, deal={"racks": racks, "pool": rest})
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
     pages = [open_seat(browser, asgi_live_server, game, services.seat_take(game=game, index=i),
-                       viewport={"width": 900, "height": 800}) for i in range(4)]
+                       **(phone if i == 3 else {"viewport": {"width": 900, "height": 800}})) for i in range(4)]
+    loads = [in_place.count_loads(p) for p in pages]
+    dan = pages[3]
+    box = dan.locator(".tk-dock").bounding_box()  # the phone's rack and buttons: fixed at the bottom
+    assert dan.locator(".tk-dock").evaluate("e => getComputedStyle(e).position") == "fixed"
+    assert box["y"] + box["height"] >= 844 - 2 and box["height"] < 844 / 2
     for i, page in enumerate(pages):
         run = racks[i][:3]
         if i % 2 == 0:   # by drag, each drop landed before the next (a drop
@@ -261,18 +283,32 @@ def test_four_browsers_play_a_whole_game(asgi_live_server, browser):
                 settled(page)
                 tile(page, code).drag_to(meld)
                 page.wait_for_selector(f'.tk-meld[data-meld="{i}"] [data-code="{code}"]', timeout=10000)
-        else:            # by taps
-            tile(page, run[0]).click()
-            page.click(".tk-new-meld")
+        else:            # by taps (Dan's on the phone)
+            act = (lambda target: page.tap(target)) if page is dan else (lambda target: page.click(target))
+            tile(page, run[0]).tap() if page is dan else tile(page, run[0]).click()
+            act(".tk-new-meld")
             for code in run[1:]:
-                tile(page, code).click()
-                page.click(f'.tk-meld[data-meld="{i}"]')
+                tile(page, code).tap() if page is dan else tile(page, code).click()
+                act(f'.tk-meld[data-meld="{i}"]')
         ready(page)
+        if page is dan:
+            screenshot(dan, "phone-mid-turn", full=False)
         page.click(".tk-end")
         for other in pages:
             wait_version(other, str(i + 2))
             assert other.locator(".tk-meld").count() == i + 1
+        for j, other in enumerate(pages):  # the others see the new tiles marked, and in words
+            if j == i:
+                assert other.locator(".tk-new").count() == 0
+                continue
+            marked(other, run)
+            assert other.locator(".tk-meld.tk-changed").count() == 1
+            said = other.inner_text("#recent").replace("\n", " ")
+            assert f"{names[i]} laid" in said and "play " not in said
+        if i == 0:
+            screenshot(pages[1], "opponent-move-marked")
         assert "opened" in pages[(i + 1) % 4].locator(f'.tk-seat[data-seat="{i}"]').inner_text()
+    screenshot(pages[2], "move-list-in-words", selector="#recent")
     ann = pages[0]
     tile(ann, "R9").drag_to(ann.locator('.tk-meld:has(button[data-code="R10"])'))  # the table's order is the engine's
     ready(ann)
@@ -280,6 +316,12 @@ def test_four_browsers_play_a_whole_game(asgi_live_server, browser):
     for page in pages:
         page.wait_for_selector("text=The game is over", timeout=8000)
     assert services.load_state(Game.objects.get(pk=game.pk)).view(None)["winners"] == [0]
+    assert loads == [[], [], [], []], f"documents loaded after the first: {loads}"
+    assert [p.evaluate("performance.getEntriesByType('navigation').length") for p in pages] == [1, 1, 1, 1]
+    times = in_place.frame_times(pages)
+    assert len(times) >= 4 * 4
+    print(f"\nframe arrival to move drawn: {len(times)} frames, p50 {in_place.percentile(times, .5):.1f} ms, "
+          f"p95 {in_place.percentile(times, .95):.1f} ms, max {max(times):.1f} ms")
 
 
 def test_the_turn_clock_runs_on_every_page_and_the_timeout_is_recorded(asgi_live_server, browser):
@@ -359,3 +401,36 @@ def test_the_rack_is_arranged_freely_by_drag_taps_and_arrow_keys(asgi_live_serve
     page.reload()
     page.wait_for_selector("#table-app .tk-bar")
     assert order() == ["R11", "K9", "R12", "R10"]          # kept in this tab
+
+
+def test_a_second_tab_composing_is_told_the_position_moved_on(asgi_live_server, browser, in_place):
+    """Two tabs of the same seat: one composes a turn, the other draws. The
+    composing tab keeps its tiles, says that the position moved on and
+    offers Reset; Reset shows the new position. A spectator's game page
+    follows the move in place. No document is loaded again."""
+    game, tokens = dealt_game("Two tabs")
+    first = open_seat(browser, asgi_live_server, game, tokens[0], viewport={"width": 1000, "height": 800})
+    second = first.context.new_page()
+    second.goto(f"{asgi_live_server}/games/{game.pk}/play/")
+    second.wait_for_selector('#live[data-state="open"]', timeout=10000)
+    watcher = browser.new_context(viewport={"width": 1000, "height": 800}).new_page()
+    watcher.goto(f"{asgi_live_server}/games/{game.pk}/")
+    watcher.wait_for_selector('#live[data-state="open"]', timeout=10000)
+    loads = [in_place.count_loads(p) for p in (first, second, watcher)]
+    tile(second, "R10").click()
+    second.click(".tk-new-meld")
+    second.wait_for_selector(".tk-meld", timeout=5000)
+    first.click(".tk-draw")
+    wait_version(first, "2")
+    note = second.locator(".tk-moved-on")
+    note.wait_for(timeout=10000)
+    assert "another tab" in note.inner_text()
+    assert second.locator(".tk-meld [data-code='R10']").count() == 1  # the composed turn is kept
+    second.click(".tk-reset-new")
+    wait_version(second, "2")
+    assert second.locator(".tk-moved-on").count() == 0
+    assert second.locator(".tk-rack button.tk-tile").count() == 5 and second.locator(".tk-meld").count() == 0
+    watcher.wait_for_function("document.querySelector('#moves-box').innerText.indexOf('Ann drew') >= 0",
+                              timeout=10000)
+    assert "draw" not in watcher.inner_text("#moves-box").replace("drew", "")
+    assert loads == [[], [], []], f"documents loaded after the first: {loads}"

@@ -269,4 +269,4 @@ def test_pages(client, new_game):
     game = new_game(title="Club night, table 1")
     assert "Club night, table 1" in client.get("/games/").content.decode()
     page = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Club night, table 1" in page and "version 1" in page
+    assert "Club night, table 1" in page and "after event <b id=\"at\">1</b>" in page

@@ -63,7 +63,8 @@ def test_a_finished_game_is_drawn_with_every_rack(client, finished):
     page = client.get(f"/games/{finished.pk}/")
     assert page.status_code == 200
     html = page.content.decode()
-    assert 'class="board"' in html and "version %d" % finished.version in html
+    assert 'class="board"' in html and f'<b id="at">{finished.version}</b>' in html
+    assert "version %d" % finished.version not in html  # no engine internals on the page
     final = services.load_state(finished).view(None)
     assert table_melds(html) == [canon(m) for m in final["table"]]
     rows = seat_rows(html)
@@ -126,7 +127,8 @@ def test_a_game_in_play_never_shows_racks_or_pool_order_to_the_public(client, dj
         assert all(TITLES.findall(body) == [] for body in rows.values()), "a rack was drawn"
         assert all(re.search(r'<span class="count">\d+</span>', body) for body in rows.values())
         # no tile codes outside the table melds and the move list
-        page_tiles = set(TITLES.findall(html))
+        board = html.split('<div id="moves-box">')[0]  # the move list says what was laid, public at the end
+        page_tiles = set(TITLES.findall(board))
         assert page_tiles <= table_tiles
         assert 'class="events"' not in html  # raw events (drawn tiles) only when over or to staff
     # the pool's order never appears as a sequence
@@ -168,9 +170,10 @@ def test_the_seat_page_shows_only_its_own_rack(client, seated):
         assert TITLES.findall(rows[seat]) == state.view(seat)["rack"]
         other = rows[1 - seat]
         assert TITLES.findall(other) == [] and '<span class="count">14</span>' in other
-        assert f'<b id="version">{game.version}</b>' in html
+        assert f'<b id="version" hidden>{game.version}</b>' in html
         assert 'name="expected_version" value="1"' in html
-        assert ("Your move." in html) == (seat == state.to_move)
+        note = html.split('<p id="turn-note">')[1].split("</p>")[0]
+        assert ("Your move." in note) == (seat == state.to_move)
     assert client.post("/games/play/", {"token": "not-a-credential"}).status_code == 400
 
 
@@ -182,7 +185,7 @@ def test_a_move_from_the_seat_page_is_recorded(client, seated):
     game.refresh_from_db()
     assert game.version == 2 and Event.objects.filter(game=game).last().payload["move"] == "draw"
     html = client.get(response["Location"]).content.decode()
-    assert "Your move was recorded (version 2)" in html and '<b id="version">2</b>' in html
+    assert "Your move was recorded." in html and '<b id="version" hidden>2</b>' in html
 
 
 @pytest.mark.parametrize("move, expected_version, wrong_seat, status, message", [
@@ -212,7 +215,7 @@ def test_an_open_seat_is_taken_from_the_game_page(client):
     response = client.post(f"/games/{game.pk}/seats/1/take/", {"name": "Cleo"})
     assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/play/"
     page = client.get(response["Location"]).content.decode()
-    assert "Cleo · seat 1" in page
+    assert "<h1>Cleo</h1>" in page
     again = client.post(f"/games/{game.pk}/seats/1/take/", {"name": "Dan"})
     assert again.status_code == 409 and "This seat was taken meanwhile" in again.content.decode()
 
@@ -282,8 +285,9 @@ def test_the_seat_page_lists_recent_moves_without_drawn_tiles(client):
     assert response.status_code == 302
     assert Event.objects.filter(game=game).last().payload["move"] == f"draw {drawn}"  # stored in full
     other = client.get(enter(client, tokens[1 - mover])).content.decode()
-    recent = re.search(r'<ul class="moves recent">(.*?)</ul>', other, re.S).group(1)
-    assert re.findall(r"<span class=\"who\">[^<]*</span> (.*?)</li>", recent) == ["draw"]
+    recent = re.search(r'<ul class="moves recent" id="recent">(.*?)</ul>', other, re.S).group(1)
+    assert re.findall(r"<li[^>]*><span class=\"who\">[^<]*</span> (.*?)</li>", recent) == ["drew"]  # in words
+    assert drawn not in recent
     public = client.get(f"/games/{game.pk}/").content.decode()
     assert f"draw {drawn}" not in public and f'title="{drawn}"' not in public
 

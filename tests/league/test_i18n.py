@@ -130,7 +130,7 @@ def test_the_games_pages_and_the_tables_script_texts_speak_the_language():
     client = Client(HTTP_ACCEPT_LANGUAGE="tr")
     assert client.post(f"/games/{game.pk}/seats/0/take/", {"name": "Ann"}).status_code == 302
     seat = client.get(f"/games/{game.pk}/play/").content.decode()
-    assert "Koltuğunuz bu tarayıcıda" in seat and '<script src="/jsi18n/"></script>' in seat
+    assert "Hamleyi gönder" in seat and "Hamle gösterimi" in seat and '<script src="/jsi18n/"></script>' in seat
     catalogue = Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="tr").content.decode()
     for english, turkish in (("End turn", "Sırayı bitir"), ("Go down", "Aç"), ("Bell on my turn", "Sıram gelince zil")):
         assert f'"{english}": {json.dumps(turkish)}' in catalogue, english

@@ -119,11 +119,21 @@
 
     function tileButton(t) {
       var colour = COLOURS[t.code.charAt(0)] || "joker";
-      return P.pieceButton({id: t.id, code: t.code, enabled: movable(t), selected: selected === t.id,
+      // a table tile that stays put is still a place to tap (a tile picked on the rack goes beside it)
+      var b = P.pieceButton({id: t.id, code: t.code, enabled: movable(t) || (playing && t.home === "table"), selected: selected === t.id,
         cls: "tk-tile chip tile " + colour + (t.code === "J" ? " joker" : "") + (t.home === "table" ? " from-table" : ""),
         label: t.code === "J" ? _("joker") : _("%(colour)s %(number)s", {colour: P.colourName(colour), number: t.code.slice(1)}),
         text: t.code === "J" ? "\u263a" : t.code.slice(1),
-        onClick: function () { selected = selected === t.id ? null : t.id; draw(); }});
+        onClick: function (e) {
+          // a tile picked, then a tile of a meld: it goes into that meld (beside it)
+          var at = e.currentTarget.closest("[data-place]"), to = at && at.getAttribute("data-place");
+          if (selected && selected !== t.id && to !== null && to !== "rack") { place(selected, to); return; }
+          if (!movable(t)) return;
+          selected = selected === t.id ? null : t.id;
+          draw();
+        }});
+      if (!movable(t)) { b.setAttribute("draggable", "false"); b.setAttribute("aria-disabled", "true"); }
+      return b;
     }
     function target(node, to) {
       return P.dropPlace(node, to, {enabled: playing,

@@ -213,14 +213,17 @@
       // piles
       var piles = root.querySelector(".tk-piles");
       piles.textContent = "";
-      piles.appendChild(P.pile({cls: "tk-stock", caption: _("Stock"), label: _("stock, %(n)s cards", {n: view.stock_count}) + (canDraw ? ": " + _("click to draw") : ""),
-        count: view.stock_count, enabled: canDraw && !sending,
+      // a buyer waiting for the player on turn's answer: the piles wait too, and say why
+      var waitBuy = canDraw && view.buy_consent && view.buy_requests.length > 0 ?
+        _("%(name)s asked to buy the discard: allow it or take it yourself first.", {name: config.names[view.buy_requests[0]]}) : "";
+      piles.appendChild(P.pile({cls: "tk-stock", caption: _("Stock"), label: _("stock, %(n)s cards", {n: view.stock_count}) + (canDraw && !waitBuy ? ": " + _("click to draw") : ""),
+        count: view.stock_count, enabled: canDraw && !waitBuy && !sending, why: waitBuy,
         onTap: function () { send("draw"); }}));
       var top = view.discard_top ? staticCard(view.discard_top, view.discard_top_dead ? " dead" : "") : el("span", {cls: "tk-empty", text: _("empty")});
       piles.appendChild(P.pile({cls: "tk-discard", caption: _("Discard"), count: view.discard_count, face: top,
         label: (view.discard_top ? _("discard pile, %(card)s on top", {card: cardFace(view.discard_top).label}) : _("discard pile, empty")) +
           (canDraw ? ": " + _("click to take it") : canPlay ? ": " + _("drop a card to discard it") : ""),
-        enabled: (canDraw || canPlay) && !sending,
+        enabled: ((canDraw && !waitBuy) || canPlay) && !sending, why: waitBuy,
         onTap: function () { if (canDraw) send("take"); else discard(null); },
         onDrop: function (id) { discard(id); }}));
       // the table's melds
@@ -354,7 +357,9 @@
       P.bell(root, config, view.may_act && myTurn)
     ]));
     root.appendChild(el("p", {cls: "tk-say message info", role: "status",
-      text: canDraw ? _("Your turn: click the stock to draw, or the discard pile to take it.") :
+      text: canDraw && view.buy_consent && view.buy_requests.length > 0 ?
+        _("%(name)s asked to buy the discard: allow it or take it yourself first.", {name: config.names[view.buy_requests[0]]}) :
+        canDraw ? _("Your turn: click the stock to draw, or the discard pile to take it.") :
         canPlay ? (isDown ? _("Lay off, or discard to end your turn.") : _("Go down if you can, then discard.")) :
         view.can_buy ? _("You may buy the discard.") : _("Waiting for %(name)s.", {name: config.names[view.to_move]})}));
     P.carried(root);  // a refusal carried across the reload (the game had moved on)

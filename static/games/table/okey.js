@@ -141,6 +141,8 @@
                     : _("%(name)s's discards, none", {name: config.names[s]})) +
           (takeable ? ": " + _("click to take it") : mine && canDiscard ? ": " + _("drop a tile to discard it") : ""),
         enabled: (takeable || (mine && canDiscard)) && !composer.sending(),
+        why: mine && canDraw ? _("Draw first: a tile from the middle, or the discard on your left; then discard one onto your pile.") :
+          mine && !myTurn ? _("Not your turn: you discard onto your pile after drawing.") : "",
         onTap: function () { if (takeable) send("take"); else if (mine) discard(null); },
         onDrop: function (id) { if (mine) discard(id); }});
       node.setAttribute("data-seat", String(s));

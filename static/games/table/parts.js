@@ -112,6 +112,12 @@
     if (text) say(root, text, "error");
   }
 
+  /* The engine's sentences name seats by number ("seat 0 asked to buy"):
+   * the page says the players' names. */
+  function named(text, names) {
+    return String(text).replace(/\bseat (\d+)/g, function (m, n) { return (names && names[Number(n)]) || m; });
+  }
+
   /* The composer's last step. send(move, onRefused) posts the move at the
    * version the page shows; on success the page is redrawn from the
    * server (its clean address); a refusal comes back as the rule's
@@ -135,13 +141,16 @@
             if (res.ok) {
               if (window.tablekeeperReceipts) window.tablekeeperReceipts.keep(res.body.receipt);
               root.dataset.sent = String(res.body.version);
-              window.location.replace(window.location.pathname);
+              if (config.onSent) config.onSent(res.body.version);  // the page applies the new frame
+              else window.location.replace(window.location.pathname);
               return;
             }
-            onRefused(res.body.detail || "refused", res.body.error || "");
+            onRefused(named(res.body.detail || "refused", config.names), res.body.error || "");
             if (res.status === 409 && res.body.error === "stale-version") {
               var box = root.querySelector(".tk-say");
-              carry(box ? box.textContent : res.body.detail || "");
+              var said = box ? box.textContent : res.body.detail || "";
+              if (config.onStale) { config.onStale(said); return; }  // redrawn in place
+              carry(said);
               window.location.replace(window.location.pathname);
             }
           })
@@ -201,12 +210,20 @@
   }
 
   /* A pile: opts {cls, caption, label, face (a node or null), count, enabled,
-   * onTap, onDrop}. A button, so it is reached by Tab as well. */
+   * onTap, onDrop, why (while not enabled: the sentence a tap shows)}. A button, so it is reached by Tab as well. */
   function pile(opts) {
     var node = el("button", {type: "button", cls: "tk-pile " + opts.cls, "aria-label": opts.label},
       [opts.face || el("span", {cls: "tk-back", text: "\u2592"}),
        el("span", {cls: "tk-count", text: (opts.caption ? opts.caption + " \u00b7 " : "") + opts.count})]);
     if (!opts.enabled) node.setAttribute("aria-disabled", "true");
+    if (!opts.enabled && opts.why) {  // a pile that cannot be used now says why when tapped
+      node.title = opts.why;
+      node.setAttribute("aria-description", opts.why);
+      node.addEventListener("click", function () {
+        var table = node.closest(".tk-table");
+        if (table) say(table, opts.why, "warn");
+      });
+    }
     dropPlace(node, opts.cls, {enabled: opts.enabled, onDrop: opts.onDrop || function () {},
       onTap: opts.onTap || null});
     return node;
@@ -287,11 +304,16 @@
     var deadline = Date.now() + c.left * 1000, claimed = false, timer = null;
     function claim() {
       post(config.urls.timeout, {expected_version: config.version}, config.csrf).then(function (res) {
-        if (res.ok) { window.location.replace(window.location.pathname); return; }
+        if (res.ok) {
+          if (config.onSent) config.onSent(res.body.version); else window.location.replace(window.location.pathname);
+          return;
+        }
         if (res.body.error === "clock-running") { claimed = false; deadline = Date.now() + 1000; }
       }).catch(function () { claimed = false; deadline = Date.now() + 2000; });
     }
     function tick() {
+      if (!node.isConnected && node.dataset.shown) { clearInterval(timer); return; }  // a redrawn table has its own
+      if (node.isConnected) node.dataset.shown = "1";
       var left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
       root.dataset.clock = String(left);
       node.textContent = _("%(name)s: %(left)s s", {name: config.names[c.seat] || _("seat %(n)s", {n: c.seat}), left: left});
@@ -306,7 +328,189 @@
     return node;
   }
 
-  window.tablekeeperParts = {t: t, colourName: colourName, dragGuard: dragGuard, clock: clock, el: el, say: say, carried: carried, post: post, mover: mover, dropPlace: dropPlace,
+
+  /* --- the page's table, kept in place --------------------------------------
+   * host(root, config, hooks) draws the family's table (config.global) and
+   * redraws it in place from each newer frame of the live socket (the
+   * seat's own view): the document is never reloaded. What the last move
+   * changed on the table is marked (.tk-new on each piece newly on the
+   * table, .tk-changed on each meld that is new or changed) until the next
+   * frame. A turn being composed is never disturbed: a frame that arrives
+   * meanwhile is held, and the table says that the game moved on and offers
+   * "Reset to the new position" (the composed turn was for a position that
+   * is gone: its version would be refused). hooks: {onFrame(frame)} for the
+   * page's other parts (the move list, the turn line).
+   * Returns {apply(frame) -> true, busy(), stale(frame), timings}.
+   * window.tkFrameTimes collects, per frame drawn, the milliseconds from
+   * its arrival to the table drawn (a test reads them). */
+  function codes(node) {
+    return Array.prototype.map.call(node.querySelectorAll("[data-code]"), function (b) { return b.getAttribute("data-code"); });
+  }
+
+  var GROUPS = ".tk-melds [data-meld], .tk-pile";  // a meld, or a pile (its face)
+
+  function groupKey(node, pieces) {
+    return (node.classList.contains("tk-pile") ? node.getAttribute("data-place") + ":" : "") + pieces.slice().sort().join(" ");
+  }
+
+  function tableShape(root) {
+    var pieces = {}, melds = {};
+    Array.prototype.forEach.call(root.querySelectorAll(GROUPS), function (m) {
+      var c = codes(m);
+      melds[groupKey(m, c)] = true;
+      c.forEach(function (code) { pieces[code] = (pieces[code] || 0) + 1; });
+    });
+    return {pieces: pieces, melds: melds};
+  }
+
+  /* The first drawing after a move: what is new against ``before`` is
+   * marked (and slides in); the marks are remembered by piece id and meld
+   * key, so that the table's own redraws (the player moving tiles) keep
+   * them on the same pieces and never mark the player's own. */
+  function markFresh(root, before) {
+    var left = Object.assign({}, before.pieces), marks = {pieces: {}, melds: {}};
+    Array.prototype.forEach.call(root.querySelectorAll(GROUPS), function (m) {
+      var c = codes(m);
+      if (!before.melds[groupKey(m, c)]) { m.classList.add("tk-changed"); marks.melds[groupKey(m, c)] = true; }
+      Array.prototype.forEach.call(m.querySelectorAll("[data-code]"), function (b) {
+        var code = b.getAttribute("data-code");
+        if (left[code] > 0) { left[code] -= 1; return; }
+        b.classList.add("tk-new", "tk-land");
+        marks.pieces[b.getAttribute("data-id") || code] = true;
+      });
+    });
+    return marks;
+  }
+
+  function keepMarks(root, marks) {
+    Array.prototype.forEach.call(root.querySelectorAll(GROUPS), function (m) {
+      if (marks.melds[groupKey(m, codes(m))]) m.classList.add("tk-changed");
+      Array.prototype.forEach.call(m.querySelectorAll("[data-code]"), function (b) {
+        if (marks.pieces[b.getAttribute("data-id") || b.getAttribute("data-code")]) b.classList.add("tk-new");
+      });
+    });
+  }
+
+  function host(root, config, hooks) {
+    hooks = hooks || {};
+    var ctor = window[config.global], table = null, current = config, awaiting = null, heldFrame = null;
+    var fresh = null, observer = null, marking = false;
+    window.tkFrameTimes = window.tkFrameTimes || [];
+
+    var marks = null;
+    function remark() {  // the table redraws itself as the player moves: the marks stay
+      if (!marks) return;
+      marking = true;
+      keepMarks(root, marks);
+      marking = false;
+    }
+
+    function build(cfg) {
+      if (observer) observer.disconnect();
+      root.textContent = "";
+      cfg.onSent = function (version) { awaiting = version; root.dataset.awaiting = String(version); setTimeout(function () { if (awaiting !== null) refresh(null); }, 2500); };
+      cfg.onStale = function (said) { refresh(said); };
+      current = cfg;
+      table = ctor(root, cfg);
+      dock();
+      root.dataset.version = String(cfg.version);
+      marks = fresh ? markFresh(root, fresh) : null;
+      if (marks) {
+        observer = new MutationObserver(function () { if (!marking) { marking = true; Promise.resolve().then(function () { marking = false; remark(); }); } });
+        observer.observe(root, {childList: true, subtree: true});
+      }
+    }
+
+    /* The message line, the buttons and the rack (or hand) go last, in one
+     * dock: on a phone it is fixed at the bottom of the screen, within the
+     * thumb's reach, the rack in two rows; the table scrolls above it. */
+    function dock() {
+      var box = el("div", {cls: "tk-dock"});
+      [".tk-say", ".tk-bar", ".tk-rack", ".tk-hand", ".tk-okey-rack"].forEach(function (sel) {
+        var part = root.querySelector(sel);
+        if (part) box.appendChild(part);
+      });
+      root.appendChild(box);
+      var pieces = box.querySelectorAll(".tk-rack [data-code], .tk-hand [data-code]").length;
+      box.style.setProperty("--tk-cols", String(Math.max(7, Math.min(11, Math.ceil(pieces / 2)))));
+      document.body.classList.add("tk-playing");
+      window.requestAnimationFrame(function () {
+        document.body.style.setProperty("--tk-dock", (box.offsetHeight + 12) + "px");
+      });
+    }
+
+    function configFor(frame) {
+      var cfg = Object.assign({}, config, {view: frame.view, version: frame.version, clock: frame.clock || null,
+                                            names: frame.names || current.names,
+                                            my_turn: frame.view.to_move === config.seat && !frame.view.is_over});
+      return cfg;
+    }
+
+    function apply(frame) {
+      if (!frame || !frame.view || frame.version <= current.version) return true;
+      var arrived = frame.arrived || performance.now();
+      var last = frame.recent && frame.recent.length ? frame.recent[frame.recent.length - 1] : null;
+      // the marks: what is on the table now that was not (another seat's move)
+      fresh = last && last.seat !== config.seat ? tableShape(root) : null;
+      awaiting = null;
+      heldFrame = null;
+      delete root.dataset.awaiting;
+      delete root.dataset.stale;
+      build(configFor(frame));
+      if (hooks.onFrame) hooks.onFrame(frame);
+      window.requestAnimationFrame(function () {
+        var took = performance.now() - arrived;
+        window.tkFrameTimes.push(Math.round(took * 10) / 10);
+        root.dataset.frames = String((Number(root.dataset.frames) || 0) + 1);
+      });
+      return true;
+    }
+
+    /* the page's position, read again (after a refusal for a stale
+     * version, or a sent move whose frame did not come) */
+    function refresh(said) {
+      fetch(config.urls.view, {credentials: "same-origin", cache: "no-store"})
+        .then(function (r) { return r.ok ? r.json() : null; })
+        .then(function (data) {
+          if (data) { data.type = "view"; apply(data); }
+          if (said) say(root, said, "error");
+        })
+        .catch(function () {});
+    }
+
+    /* a newer frame while the player composes a turn: word of it, and Reset */
+    function stale(frame) {
+      if (!frame || frame.version <= current.version) return;
+      heldFrame = frame;
+      root.dataset.stale = String(frame.version);
+      var note = root.querySelector(".tk-moved-on");
+      if (!note) {
+        note = el("p", {cls: "tk-moved-on message warn", role: "alert"}, [
+          el("span", {cls: "tk-moved-text"}), document.createTextNode(" "),
+          el("button", {type: "button", cls: "tk-reset-new", text: _("Reset to the new position")})]);
+        note.querySelector("button").addEventListener("click", function () {
+          var f = heldFrame;
+          heldFrame = null;
+          if (f) apply(f); else refresh(null);
+        });
+        var place = root.querySelector(".tk-dock") || root;  // beside the buttons, in view on a phone
+        place.insertBefore(note, place.firstChild);
+      }
+      var last = frame.recent && frame.recent.length ? frame.recent[frame.recent.length - 1] : null;
+      note.querySelector(".tk-moved-text").textContent = last && last.seat === config.seat
+        ? _("Your seat moved in another tab or window: this turn as composed belongs to a position that is gone.")
+        : _("The game moved on while you were composing: this turn as composed can no longer be sent.");
+    }
+
+    build(Object.assign({}, config));
+    return {
+      apply: apply, stale: stale,
+      busy: function () { return awaiting === null && !!table && !!table.busy && table.busy(); },
+      version: function () { return current.version; }
+    };
+  }
+
+  window.tablekeeperParts = {host: host, t: t, colourName: colourName, dragGuard: dragGuard, clock: clock, el: el, say: say, carried: carried, post: post, mover: mover, dropPlace: dropPlace,
                              pieceButton: pieceButton, seatBox: seatBox, pile: pile,
                              arrangement: arrangement, bell: bell};
 })();
