@@ -45,6 +45,8 @@ def drag_into(page, code, target, meld):
     again: the check of the last move may redraw the table mid-drag)."""
     landed = f'.tk-meld[data-meld="{meld}"] [data-code="{code}"]'
     for _ in range(3):
+        # the last change's check has come back: its answer redraws the table
+        page.wait_for_function("document.querySelector('#table-app').dataset.checking !== '1'", timeout=15000)
         if page.locator(f'.tk-rack [data-code="{code}"]').count():
             tile(page, code).drag_to(page.locator(target).first)
         try:
@@ -52,7 +54,9 @@ def drag_into(page, code, target, meld):
             return
         except Exception:  # noqa: BLE001 - tried again below
             continue
-    raise AssertionError(f"{code} never reached meld {meld}")
+    melds = page.locator(".tk-meld").evaluate_all(
+        "els => els.map(e => Array.from(e.querySelectorAll('[data-code]')).map(t => t.dataset.code).join(' '))")
+    raise AssertionError(f"{code} never reached meld {meld}: melds {melds}")
 
 
 def test_two_browsers_play_an_american_game_to_a_win(seat_pages, screenshot):

@@ -37,7 +37,7 @@ def test_a_contract_table_in_dutch_and_a_rummikub_table_in_turkish(seat_pages, s
     seat_pages.wait(ayse, "2")
     assert ayse.inner_text(".tk-say") == "Diğerleri bekleniyor."
     # the server-drawn parts of the page in the same language
-    assert "Koltuğunuz bu tarayıcıda" in ayse.content()
+    assert "Hamle gösterimi" in ayse.content()
 
 
 def test_the_games_pages_in_dutch_on_a_phone_by_clicks(asgi_live_server, browser, screenshot):

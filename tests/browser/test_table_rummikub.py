@@ -434,3 +434,31 @@ def test_a_second_tab_composing_is_told_the_position_moved_on(asgi_live_server, 
                               timeout=10000)
     assert "draw" not in watcher.inner_text("#moves-box").replace("drew", "")
     assert loads == [[], [], []], f"documents loaded after the first: {loads}"
+
+
+@pytest.mark.parametrize("width,height", [(360, 640), (390, 844), (844, 390)])
+def test_on_a_phone_the_rack_and_buttons_stay_at_the_bottom(asgi_live_server, browser, width, height):
+    """Portrait and landscape: the dock (message, buttons, rack) is fixed at
+    the bottom and leaves most of the screen to the table; tiles are big
+    enough for a thumb; a turn is played by taps with the table scrolled."""
+    game, tokens = dealt_game(f"Phone {width}")
+    phone = open_seat(browser, asgi_live_server, game, tokens[0], viewport={"width": width, "height": height},
+                      is_mobile=True, has_touch=True)
+    dock = phone.locator(".tk-dock")
+    box = dock.bounding_box()
+    assert dock.evaluate("e => getComputedStyle(e).position") == "fixed"
+    assert abs(box["y"] + box["height"] - height) <= 2 and box["height"] <= height * 0.5
+    for code in ("R10", "K9"):
+        t = tile(phone, code).bounding_box()
+        assert t["height"] >= 44 and t["width"] >= 36 and t["y"] >= box["y"]  # in the dock, thumb-sized
+    end = phone.locator(".tk-end").bounding_box()
+    assert end["y"] >= box["y"] and end["height"] >= 40  # the buttons in reach, in the dock
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+    tile(phone, "R10").tap()
+    phone.tap(".tk-new-meld")
+    for code in ("R11", "R12"):
+        tile(phone, code).tap()
+        phone.tap('.tk-meld[data-meld="0"]')
+    ready(phone)
+    phone.tap(".tk-end")
+    wait_version(phone, "2")
