@@ -18,10 +18,23 @@ plays flat out (the server's capacity rather than a club evening).
     .venv/bin/python bench/live.py --layer memory --games 50
 
 Prints, per layer and game count: moves/s, latency p50/p95/p99, errors,
-the p95 of the move's own request (``post p95``: the part of the latency
-spent before the move is stored and answered), and the ratio of p95 to the reference: the median of one unloaded API
-round trip (GET the seat's view) measured in the same run. The issue's
-aim: p95 under 150 ms at 50 games.
+``shed`` (moves answered 503 with ``Retry-After``: the scripted seat waits
+as told and sends the move again, and its latency counts the wait), the p95
+of the move's own request (``post p95``: the part of the latency spent
+before the move is stored and answered), ``cpu/move`` (the server
+process's CPU time while the games were played, over the moves: what a
+move costs from request to the last socket's frame), and the ratio of p95
+to the reference: the median of one unloaded API round trip (GET the
+seat's view) measured in the same run. With ``--browsers N`` the first N
+games are also followed by a Chromium seat page each (Debian's chromium),
+and ``drawn p50/p95`` is the time from a frame's arrival on the page to the
+move drawn there. ``--profile PREFIX`` samples the server with py-spy
+(``bench/profile_summary.py`` reads the file). The aims: p95 under 150 ms
+at 50 games and under 300 ms at 200 (think 1 s), at least 150 moves/s at
+think 0, and a move drawn within 150 ms of its frame (p95).
+
+    .venv/bin/python bench/live.py --layer memory --games 20 --moves 30 --think 0   # capacity
+    .venv/bin/python bench/live.py --games 10 --browsers 3                          # frame to drawn
 """
 
 from __future__ import annotations
@@ -77,6 +90,26 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
 
     wait(up, 30, "daphne")
     return proc, f"http://127.0.0.1:{port}"
+
+
+async def open_pages(base: str, tokens: list[str]):
+    """Chromium (Debian's, never a download) with one page per seat token,
+    each on its seat page with its socket open: the pages draw every move
+    as a player's would, and keep the time from each frame's arrival to
+    the move drawn (``window.tkFrameTimes``)."""
+    from playwright.async_api import async_playwright
+
+    playwright = await async_playwright().start()
+    browser = await playwright.chromium.launch(executable_path="/usr/bin/chromium",
+                                               args=["--no-sandbox", "--disable-dev-shm-usage"])
+    opened = []
+    for token in tokens:
+        page = await (await browser.new_context(viewport={"width": 1100, "height": 900})).new_page()
+        await page.goto(f"{base}/games/play/#{token}")
+        await page.wait_for_url("**/play/", timeout=30000)
+        await page.wait_for_selector("#live[data-state=open]", state="attached", timeout=30000)
+        opened.append(page)
+    return playwright, browser, opened
 
 
 def cpu_seconds(pid: int) -> float:
@@ -141,7 +174,7 @@ class Seat:
         return self.seen[version]
 
 
-async def run(base: str, games: int, moves: int, think: float, pid: int = 0) -> dict:
+async def run(base: str, games: int, moves: int, think: float, pid: int = 0, browsers: int = 0) -> dict:
     import aiohttp
 
     connector = aiohttp.TCPConnector(limit=0)
@@ -197,6 +230,7 @@ async def run(base: str, games: int, moves: int, think: float, pid: int = 0) -> 
                 await seat.open()
 
         await asyncio.gather(*(open_seat(s) for t in tables for s in t[3]))
+        pages = await open_pages(base, [t[2][0] for t in tables[:browsers]]) if browsers else None
         latencies: list[float] = []
         posts: list[float] = []
         errors: list[str] = []
@@ -241,9 +275,17 @@ async def run(base: str, games: int, moves: int, think: float, pid: int = 0) -> 
         for t in tables:
             for s in t[3]:
                 await s.ws.close()
+        drawn: list[float] = []
+        if pages is not None:  # each page's times from a frame's arrival to the move drawn (static/games/table)
+            playwright, browser, opened = pages
+            for page in opened:
+                drawn.extend(await page.evaluate("window.tkFrameTimes || []"))
+            await browser.close()
+            await playwright.stop()
         for http in sessions:
             await http.close()
     return {"latencies": latencies, "posts": posts, "errors": errors, "wall": wall, "ref": statistics.median(ref),
+            "drawn": drawn,
             "cpu": cpu, "shed": len(shed)}
 
 
@@ -255,6 +297,9 @@ def main(argv=None) -> int:
                         help="mean seconds a scripted player thinks before each move (default 1.0; 0: flat out)")
     parser.add_argument("--layer", choices=("memory", "redis", "both"), default="both")
     parser.add_argument("--database", default="", help="a PostgreSQL URL (default: a fresh SQLite file)")
+    parser.add_argument("--browsers", type=int, default=0, metavar="N",
+                        help="follow the first N games in Chromium seat pages too, and print the time from a "
+                             "frame's arrival to the move drawn on the page (drawn p50/p95, ms)")
     parser.add_argument("--profile", default="", metavar="PREFIX",
                         help="sample the server with py-spy (pip install py-spy) into PREFIX-<layer>-<games>.txt")
     args = parser.parse_args(argv)
@@ -270,7 +315,8 @@ def main(argv=None) -> int:
     env.pop("CHANNEL_REDIS_URL", None)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
     print(f"{'layer':8} {'games':>5} {'moves':>6} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
-          f"{'errors':>6} {'shed':>5} {'post p95':>8} {'cpu/move':>8} {'ref ms':>7} {'p95/ref':>7}")
+          f"{'errors':>6} {'shed':>5} {'post p95':>8} {'cpu/move':>8} {'ref ms':>7} {'p95/ref':>7}"
+          + (f" {'drawn p50':>9} {'drawn p95':>9}" if args.browsers else ""))
     redis_proc = None
     try:
         for layer in layers:
@@ -288,7 +334,7 @@ def main(argv=None) -> int:
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                     time.sleep(1)
                 try:
-                    out = asyncio.run(run(base, n, args.moves, args.think, server.pid))
+                    out = asyncio.run(run(base, n, args.moves, args.think, server.pid, args.browsers))
                 finally:
                     if spy is not None:
                         spy.send_signal(2)
@@ -300,7 +346,9 @@ def main(argv=None) -> int:
                 print(f"{layer:8} {n:5d} {len(lat):6d} {len(lat) / out['wall']:8.1f} {percentile(lat, 50):7.1f} "
                       f"{p95:7.1f} {percentile(lat, 99):7.1f} {len(out['errors']):6d} {out['shed']:5d} "
                       f"{percentile([x * 1000 for x in out['posts']], 95):8.1f} {out['cpu'] * 1000 / max(1, len(lat)):8.2f} "
-                      f"{ref:7.1f} {p95 / ref:7.1f}",
+                      f"{ref:7.1f} {p95 / ref:7.1f}"
+                      + (f" {percentile(out['drawn'], 50):9.1f} {percentile(out['drawn'], 95):9.1f}"
+                         if args.browsers else ""),
                       flush=True)
                 for e in out["errors"][:3]:
                     print("   error:", e)
