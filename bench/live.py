@@ -329,7 +329,7 @@ def main(argv=None) -> int:
                 server, base = start_server(server_env)
                 spy = None
                 if args.profile:  # py-spy samples the server while it plays (collapsed stacks)
-                    spy = subprocess.Popen(["py-spy", "record", "-r", "100", "-f", "raw", "-o",
+                    spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-r", "100", "-f", "raw", "-o",
                                             f"{args.profile}-{layer}-{n}.txt", "-p", str(server.pid)],
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                     time.sleep(1)
