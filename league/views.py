@@ -144,7 +144,11 @@ def _round_paper(request, tournament, rnd) -> dict:
             code = entries.table_entry_code(table=t["table"])
             entry_url = request.build_absolute_uri(reverse("league:table-entry", args=[code]))
         qr = mark_safe(segno.make(entry_url, error="m").svg_inline(scale=3, dark="#000")) if entry_url else ""
-        sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url})
+        # the sheet's columns: the family's fixed ones (a match's game lines
+        # have six) and one per seat; more than five print on A4's side
+        columns = (6 if family.sheet.kind == "lines" else 1) + len(t["seats"])
+        sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url,
+                       "wide": columns > 5})
     return {
         "tournament": tournament, "round": rnd, "tables": tables, "by_name": by_name, "sheets": sheets,
         "family_sheet": family.sheet, "lines": lines,
