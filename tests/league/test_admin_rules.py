@@ -118,7 +118,7 @@ def test_the_projector_shows_the_draw_by_name_and_the_standings(make_tournament)
     assert "The draw is not made yet" in page and 'http-equiv="refresh" content="20"' in page
     rnd = services.round_seat(tournament=t, seed="proj")
     page = Client().get(f"/t/{t.slug}/projector/?every=10").content.decode()
-    names = re.findall(r'<span class="name">([^<]+)</span> <span class="table">table (\d+)', page)
+    names = re.findall(r'<span class="name"[^>]*>([^<]+)</span> <span class="table">table (\d+)', page)
     assert len(names) == 4 and [n for n, _ in names] == sorted((n for n, _ in names), key=str.casefold)
     assert "After the first round" in page and 'content="10"' in page
     assert 'id="round-clock"' not in page

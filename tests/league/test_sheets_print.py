@@ -103,4 +103,34 @@ def test_the_browser_print_page_has_a_column_per_seat(family, variant, seats):
     html = Client().get(f"/t/{t.slug}/round/{rnd.number}/print/").content.decode()
     sheet = html[html.index('class="page sheet'):]
     for k in range(1, seats + 1):
-        assert f"Seat {k}<br>" in sheet and f"Player {k}<" in sheet
+        assert f"Seat {k}<br>" in sheet and f">Player {k}<" in sheet
+
+
+LONG = "Wolfeschlegelsteinhausenbergerdorff" * 4            # one unbroken word...
+LONG = (LONG + "X" * 120)[:120]                              # ...of the 120 characters a name may have
+
+
+@pytest.mark.parametrize("family, variant, seats", LARGEST, ids=[f[0] for f in LARGEST])
+def test_a_120_character_name_wraps_and_keeps_every_column(family, variant, seats):
+    """With a 120-character unbroken name the seating page keeps its Table
+    and Seat columns, and the sheet keeps every seat's column, all inside
+    the page; the seating has the name whole (wrapped in its column), the
+    sheet its first 39 characters and an ellipsis."""
+    names = [LONG] + [f"Player {k}" for k in range(2, seats + 1)]
+    t = _tournament(family, variant, seats, names)
+    rnd = services.round_seat(tournament=t, seed="long")
+    pages = _pdf(t, rnd)
+    assert len(pages) == 2
+    seating = _visible_text(pages[0])
+    assert "Player Table Seat" in seating, seating[:300]     # the by-name header, every column on the page
+    seat_of = {s.entry.player.name: s.position + 1 for s in rnd.tables.get().seats.select_related("entry__player")}
+    assert re.search(rf"{LONG[-20:]}\s+1\s+{seat_of[LONG]}\b", seating.replace("\n", " ")), \
+        "the long name's table and seat are not beside it"
+    for k in range(1, seats + 1):
+        assert f"Seat {k}" in seating
+    assert _flat(LONG) in _flat(seating)
+    sheet = _visible_text(pages[1])
+    for k in range(1, seats + 1):
+        assert f"Seat {k}" in sheet, f"{family}: the long name pushed seat {k}'s column off the sheet"
+    assert all(_flat(n) in _flat(sheet) for n in names[1:])
+    assert _flat(LONG[:39] + "…") in _flat(sheet) and LONG[-20:] not in _flat(sheet)
