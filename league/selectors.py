@@ -407,10 +407,19 @@ def round_desk(rnd: Round) -> list[dict]:
     for d in (Dispute.objects.filter(game_id__in=streams).order_by("pk") if streams else ()):
         disputes_of.setdefault(d.game_id, []).append(d)
     entries_of: dict[int, list] = {}
+    settled_of: dict[int, list] = {}     # the entries that made a result: who, from which phone, when
     for e in (SheetEntry.objects.filter(game__table__round=rnd,
-                                        status__in=(SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY))
+                                        status__in=(SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY,
+                                                    SheetEntry.Status.CONFIRMED, SheetEntry.Status.ACCEPTED))
               .select_related("game").order_by("pk")):
-        entries_of.setdefault(e.game.table_id, []).append(e)
+        if e.status in (SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY):
+            entries_of.setdefault(e.game.table_id, []).append(e)
+        else:
+            settled_of.setdefault(e.game.table_id, []).append(e)
+    for settled in settled_of.values():      # both players' codes, typed on one phone: the desk says so
+        for e in settled:
+            e.same_phone = bool(e.device) and any(o is not e and o.game_id == e.game_id and o.device == e.device
+                                                  for o in settled)
     for t in rows:
         games = t["games"]
         table_disputes = sorted((d for g in games if g["game"].stream_id
@@ -438,7 +447,7 @@ def round_desk(rnd: Round) -> list[dict]:
         else:
             state = "waiting"
         tables.append({**t, "state": state, "state_label": DESK_STATE_LABELS[state], "disputes": table_disputes,
-                       "streamed": [g["game"] for g in games if g["game"].stream_id], "clashes": clashes, "entries": entries, "done": done, "count": len(games),
+                       "streamed": [g["game"] for g in games if g["game"].stream_id], "clashes": clashes, "entries": entries, "settled": settled_of.get(t["table"].pk, []), "done": done, "count": len(games),
                        "names": [s.entry.player.name if s.entry else str(s) for s in t["seats"]]})
     return tables
 

@@ -144,10 +144,14 @@ def _round_paper(request, tournament, rnd) -> dict:
             code = entries.table_entry_code(table=t["table"])
             entry_url = request.build_absolute_uri(reverse("league:table-entry", args=[code]))
         qr = mark_safe(segno.make(entry_url, error="m").svg_inline(scale=3, dark="#000")) if entry_url else ""
+        # each player's code beside their name, with the QR: the organiser's print only
+        codes = entries.seat_codes(t["table"]) if entry_url else {}
+        seats = [SimpleNamespace(position=s.position, entry=s.entry, label=str(s), code=codes.get(s.position, ""))
+                 for s in t["seats"]]
         # the sheet's columns: the family's fixed ones (a match's game lines
         # have six) and one per seat; more than five print on A4's side
         columns = (6 if family.sheet.kind == "lines" else 1) + len(t["seats"])
-        sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url,
+        sheets.append({"table": t["table"], "seats": seats, "games": games, "qr": qr, "url": entry_url,
                        "wide": columns > 5})
     return {
         "tournament": tournament, "round": rnd, "tables": tables, "by_name": by_name, "sheets": sheets,
@@ -313,6 +317,18 @@ def tournament_results_csv(request, slug):
     return results_csv(tournament)
 
 
+def _device(request) -> str:
+    """This phone's mark: a random one kept in its session (so the desk can
+    tell two phones apart, and see one phone entering for two players)."""
+    import secrets
+
+    mark = request.session.get("tk_device")
+    if not isinstance(mark, str) or not mark:
+        mark = secrets.token_hex(3)
+        request.session["tk_device"] = mark
+    return mark
+
+
 def table_entry(request, code):
     """A table's score entry, on a phone, no account (the QR code or short
     link on its sheet): each game of the round with its sheet; a player
@@ -339,11 +355,14 @@ def table_entry(request, code):
             message, error, status = _("choose one of this table's games"), True, 400
         else:
             form = form_for(tournament)(request.POST, seats=seats)
-            posted = (game.pk, form)
+            posted = (game.pk, form, request.POST.get("by", ""))
             if form.is_valid():
                 try:
                     entry = entries.sheet_entry_submit(game=game, sheet=sheet_of(form),
-                                                        by=request.POST.get("by", ""))
+                                                        by=request.POST.get("by", ""),
+                                                        code=request.POST.get("code", ""),
+                                                        device=_device(request),
+                                                        agent=request.headers.get("User-Agent", ""))
                 except services.LeagueError as exc:
                     message, error, status = str(exc), True, 400
                 else:
@@ -367,7 +386,8 @@ def table_entry(request, code):
             shown = pending[-1].checked if pending else None
             form = form_for(tournament)(
                 seats=seats, current=SimpleNamespace(event=SimpleNamespace(payload=shown)) if shown else None)
-        rows.append({"game": game, "result": result, "pending": pending, "form": form, "returned": returned})
+        rows.append({"game": game, "result": result, "pending": pending, "form": form, "returned": returned,
+                     "by": posted[2] if posted and posted[0] == game.pk else ""})
     return render(request, "league/table_entry.html", {
         "tournament": tournament, "round": table.round, "table": table, "names": names,
         "rows": rows, "message": message, "error": error, "family_sheet": tournament.family_info.sheet,
