@@ -398,6 +398,7 @@ def round_desk(rnd: Round) -> list[dict]:
     from games.models import Dispute
 
     from .models import SheetEntry
+    from .sheet_compare import compare_entries
 
     tables = []
     rows = round_tables(rnd)
@@ -416,10 +417,15 @@ def round_desk(rnd: Round) -> list[dict]:
             entries_of.setdefault(e.game.table_id, []).append(e)
         else:
             settled_of.setdefault(e.game.table_id, []).append(e)
-    for settled in settled_of.values():      # both players' codes, typed on one phone: the desk says so
+    for table_id, settled in settled_of.items():     # one line per game: who, from which phone, when
+        games_of: dict[int, list] = {}
         for e in settled:
-            e.same_phone = bool(e.device) and any(o is not e and o.game_id == e.game_id and o.device == e.device
-                                                  for o in settled)
+            games_of.setdefault(e.game_id, []).append(e)
+        settled_of[table_id] = [
+            {"game": es[0].game, "entries": es,
+             # both players' codes typed on one phone: the desk says so
+             "same_phone": len(es) > 1 and all(e.device for e in es) and len({e.device for e in es}) == 1}
+            for es in sorted(games_of.values(), key=lambda es: es[0].game.number)]
     for t in rows:
         games = t["games"]
         table_disputes = sorted((d for g in games if g["game"].stream_id
@@ -446,7 +452,13 @@ def round_desk(rnd: Round) -> list[dict]:
             state = "entered"
         else:
             state = "waiting"
-        tables.append({**t, "state": state, "state_label": DESK_STATE_LABELS[state], "disputes": table_disputes,
+        seat_names = [s.entry.player.name if s.entry else str(s) for s in t["seats"]]
+        by_game: dict[int, list] = {}
+        for e in clashes:
+            by_game.setdefault(e.game_id, []).append(e)
+        comparisons = [{"game": es[0].game, "sides": compare_entries(es, seat_names)}
+                       for es in by_game.values() if len(es) > 1]
+        tables.append({**t, "state": state, "comparisons": comparisons, "state_label": DESK_STATE_LABELS[state], "disputes": table_disputes,
                        "streamed": [g["game"] for g in games if g["game"].stream_id], "clashes": clashes, "entries": entries, "settled": settled_of.get(t["table"].pk, []), "done": done, "count": len(games),
                        "names": [s.entry.player.name if s.entry else str(s) for s in t["seats"]]})
     return tables

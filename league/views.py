@@ -338,6 +338,7 @@ def table_entry(request, code):
     for this table and round only, until the round closes."""
     from . import services
     from .models import SheetEntry, TableGame
+    from .sheet_compare import compare_entries
     from .sheet_forms import form_for, sheet_of
 
     try:
@@ -347,6 +348,7 @@ def table_entry(request, code):
     tournament = table.round.tournament
     seats = list(table.seats.select_related("entry__player").order_by("position"))
     names = [s.entry.player.name for s in seats if s.entry is not None]
+    seat_names = [s.entry.player.name if s.entry else str(s) for s in seats]
     games = list(TableGame.objects.filter(table=table).order_by("number"))
     message, error, status, posted = request.GET.get("done", ""), False, 200, None
     if request.method == "POST":
@@ -386,7 +388,10 @@ def table_entry(request, code):
             shown = pending[-1].checked if pending else None
             form = form_for(tournament)(
                 seats=seats, current=SimpleNamespace(event=SimpleNamespace(payload=shown)) if shown else None)
+        clash = [p for p in pending if p.status == SheetEntry.Status.DISCREPANCY]
+        compare = compare_entries(clash, seat_names) if len(clash) > 1 else []
         rows.append({"game": game, "result": result, "pending": pending, "form": form, "returned": returned,
+                     "compare": compare,
                      "by": posted[2] if posted and posted[0] == game.pk else ""})
     return render(request, "league/table_entry.html", {
         "tournament": tournament, "round": table.round, "table": table, "names": names,

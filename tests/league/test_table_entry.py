@@ -192,7 +192,9 @@ def test_one_phone_cannot_confirm_for_a_second_player_without_their_code(table):
     desk = official.get(f"/t/{table.round.tournament.slug}/round/1/desk/").content.decode()
     device = SheetEntry.objects.get(game=game, by=bram).device
     assert re.fullmatch(r"[0-9a-f]{6}", device)
-    assert f"{bram} confirmed" in desk and f"phone {device}" in desk and "both from one phone" in desk
+    line = re.search(r'<div class="settled"[^>]*>(.*?)</div>', desk, re.S).group(1)
+    assert f"entered by {dilek}" in line and f"confirmed by {bram}" in line
+    assert line.count(f"phone {device}") == 2 and "both from one phone" in line
     entry = SheetEntry.objects.get(game=game, by=bram)
     assert entry.created_at.astimezone().strftime("%H:%M:%S") in desk or \
         entry.created_at.strftime("%H:%M:%S") in desk
