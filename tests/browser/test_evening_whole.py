@@ -177,8 +177,8 @@ def test_a_whole_evening_by_clicks(asgi_live_server, browser, screenshot, club, 
     # 3. fifteen arrive
     for name in PLAYERS:
         if name != ABSENT:
-            with desk.expect_navigation():
-                desk.locator("#entries li", has_text=name).locator("button.tap").click()
+            desk.locator("#entries li", has_text=name).locator("button.tap").click()   # in place
+            desk.wait_for_selector(f'#entries li.in[data-name="{name.lower()}"]')
     assert "15 of 16 here" in desk.inner_text("#present")
 
     # 4. round 1 seated: four tables, one AI seat
