@@ -99,9 +99,12 @@ def round_detail(request, slug, number):
 
 
 def projector(request, slug):
-    """The projector: the latest round's draw (each player's table, sorted
-    by name) and the standings, in large type for a wall, refreshing itself
-    every ``?every=`` seconds (20)."""
+    """The projector: the latest round's draw (each player's table and
+    seat, sorted by name) and the whole standings, on one screen whatever
+    the field: its script sizes the text to fill the screen, lays each list
+    in as many columns as the width takes and turns the pages every
+    ``?turn=`` seconds (8); it reloads for new results every ``?every=``
+    seconds (20), at the end of a turn of the pages."""
     tournament = get_object_or_404(Tournament, slug=slug)
     rnd = tournament.round_set.order_by("-number").first()
     draw = []
@@ -116,11 +119,15 @@ def projector(request, slug):
     standings = selectors.tournament_standings(tournament) if closed else []
     every = request.GET.get("every", "20")
     every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 20
+    turn = request.GET.get("turn", "8")
+    turn = int(turn) if turn.isdigit() and 2 <= int(turn) <= 60 else 8
     return render(request, "league/projector.html", {
-        "tournament": tournament, "round": rnd, "draw": draw, "every": every,
+        "tournament": tournament, "round": rnd, "draw": draw, "every": every, "turn": turn,
         "after": max(closed) if closed else None,
         "columns": _columns(tournament.precedence)[:3],
-        "rows": _rows(standings)[:20],
+        # a standings column's least width, in em: rank, a name of ~14 em, the metrics
+        "standings_em": 17 + 4 * len(tournament.precedence[:3]),
+        "rows": _rows(standings),
     })
 
 
