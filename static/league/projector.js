@@ -43,7 +43,10 @@
     if (rows * cols > items.length) rows = Math.ceil(items.length / cols);   // fill columns evenly
     list.style.fontSize = font + "px";
     list.style.gridTemplateRows = "repeat(" + rows + ", " + (1.5 * font) + "px)";
-    list.style.gridTemplateColumns = "repeat(" + cols + ", minmax(0, 1fr))";
+    // columns share the width, but no wider than 1.5 times their least
+    // (a few players in huge type: the name and its table stay near)
+    var colWidth = Math.min((width - gap * (cols - 1)) / cols, 1.5 * minEm * font);
+    list.style.gridTemplateColumns = "repeat(" + cols + ", " + Math.floor(colWidth) + "px)";
     var per = rows * cols, count = Math.max(1, Math.ceil(items.length / per));
     var out = [];
     for (var k = 0; k < count; k++) out.push({board: board, items: items, from: k * per, to: (k + 1) * per,
