@@ -348,6 +348,9 @@ class SheetEntry(models.Model):
     checked = models.JSONField(help_text="the engine's reading of it: scores, winners, the sheet")
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.ENTERED)
     created_at = models.DateTimeField(auto_now_add=True)
+    device = models.CharField(max_length=16, blank=True, default="",
+                              help_text="the phone it came from: its browser session's mark")
+    agent = models.CharField(max_length=200, blank=True, default="", help_text="the phone's browser (User-Agent)")
 
     class Meta:
         ordering = ["game_id", "created_at", "id"]

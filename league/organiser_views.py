@@ -144,7 +144,10 @@ def check_in(request, slug):
     player, a walk-in added in one line, a drop-out withdrawn, and "Seat
     round N" once the previous round is closed (then on to that round's
     desk). Rounds are seated only from checked-in players (late arrivals
-    from the next round)."""
+    from the next round). A tap is sent in place by the page's script
+    (header ``X-Requested-With: fetch``: the page is answered, not
+    redirected, and the script swaps in its list); without scripts every
+    form posts and redirects back as ever."""
     from . import services
 
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -177,7 +180,11 @@ def check_in(request, slug):
                     raise services.LeagueError(_("unknown action %(a)r") % {"a": action})
         except services.LeagueError as exc:
             message, status = str(exc), 400
-        if status == 200:
+        # the page's own script sends the tap in place (fetch) and takes the
+        # page back to swap in the list, the count and the message: no
+        # redirect then, so the desk keeps its scroll and its search box
+        in_place = request.headers.get("X-Requested-With") == "fetch"
+        if status == 200 and not in_place:
             return redirect(f"{request.path}?done={quote(message)}")
     entries = list(tournament.entries.select_related("player").order_by("player__name"))
     latest = tournament.round_set.order_by("-number").first()

@@ -398,6 +398,7 @@ def round_desk(rnd: Round) -> list[dict]:
     from games.models import Dispute
 
     from .models import SheetEntry
+    from .sheet_compare import compare_entries
 
     tables = []
     rows = round_tables(rnd)
@@ -407,10 +408,24 @@ def round_desk(rnd: Round) -> list[dict]:
     for d in (Dispute.objects.filter(game_id__in=streams).order_by("pk") if streams else ()):
         disputes_of.setdefault(d.game_id, []).append(d)
     entries_of: dict[int, list] = {}
+    settled_of: dict[int, list] = {}     # the entries that made a result: who, from which phone, when
     for e in (SheetEntry.objects.filter(game__table__round=rnd,
-                                        status__in=(SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY))
+                                        status__in=(SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY,
+                                                    SheetEntry.Status.CONFIRMED, SheetEntry.Status.ACCEPTED))
               .select_related("game").order_by("pk")):
-        entries_of.setdefault(e.game.table_id, []).append(e)
+        if e.status in (SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY):
+            entries_of.setdefault(e.game.table_id, []).append(e)
+        else:
+            settled_of.setdefault(e.game.table_id, []).append(e)
+    for table_id, settled in settled_of.items():     # one line per game: who, from which phone, when
+        games_of: dict[int, list] = {}
+        for e in settled:
+            games_of.setdefault(e.game_id, []).append(e)
+        settled_of[table_id] = [
+            {"game": es[0].game, "entries": es,
+             # both players' codes typed on one phone: the desk says so
+             "same_phone": len(es) > 1 and all(e.device for e in es) and len({e.device for e in es}) == 1}
+            for es in sorted(games_of.values(), key=lambda es: es[0].game.number)]
     for t in rows:
         games = t["games"]
         table_disputes = sorted((d for g in games if g["game"].stream_id
@@ -437,8 +452,14 @@ def round_desk(rnd: Round) -> list[dict]:
             state = "entered"
         else:
             state = "waiting"
-        tables.append({**t, "state": state, "state_label": DESK_STATE_LABELS[state], "disputes": table_disputes,
-                       "streamed": [g["game"] for g in games if g["game"].stream_id], "clashes": clashes, "entries": entries, "done": done, "count": len(games),
+        seat_names = [s.entry.player.name if s.entry else str(s) for s in t["seats"]]
+        by_game: dict[int, list] = {}
+        for e in clashes:
+            by_game.setdefault(e.game_id, []).append(e)
+        comparisons = [{"game": es[0].game, "sides": compare_entries(es, seat_names)}
+                       for es in by_game.values() if len(es) > 1]
+        tables.append({**t, "state": state, "comparisons": comparisons, "state_label": DESK_STATE_LABELS[state], "disputes": table_disputes,
+                       "streamed": [g["game"] for g in games if g["game"].stream_id], "clashes": clashes, "entries": entries, "settled": settled_of.get(t["table"].pk, []), "done": done, "count": len(games),
                        "names": [s.entry.player.name if s.entry else str(s) for s in t["seats"]]})
     return tables
 

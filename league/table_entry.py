@@ -13,13 +13,78 @@ from __future__ import annotations
 
 import secrets
 
+from django.core.cache import cache
 from django.db import transaction
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from .models import Result, Round, SheetEntry, Table, TableGame
 from .services import LeagueError, result_append, score_sheet_check
 
 #: entries waiting for a second player or for the organiser
 OPEN = (SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY)
+
+#: the letters of a player's code: none that reads as another (no 0/O,
+#: 1/I/L, 2/Z, 5/S, 8/B, 6/G), 23 of them, so 4 make 279,841 codes
+CODE_ALPHABET = "ACDEFHJKMNPRTUVWXY34679"
+CODE_LENGTH = 4
+#: wrong codes for one player at one table before entry is refused a while
+CODE_TRIES = 8
+CODE_LOCK_SECONDS = 600
+
+
+def player_code(*, tournament_id: int, round_number: int, entry_id: int) -> str:
+    """A player's code for one round's score sheet: 4 characters of
+    :data:`CODE_ALPHABET`, an HMAC of the tournament, the round and the
+    player's entry under the site's secret key (nothing stored; the same on
+    every print of the round). Printed beside the player's name on the
+    organiser's sheet; asked for when that player enters or confirms a
+    sheet from a phone."""
+    digest = salted_hmac("league.sheet-code", f"{tournament_id}:{round_number}:{entry_id}").digest()
+    number = int.from_bytes(digest[:8], "big")
+    letters = []
+    for _ in range(CODE_LENGTH):
+        number, k = divmod(number, len(CODE_ALPHABET))
+        letters.append(CODE_ALPHABET[k])
+    return "".join(letters)
+
+
+def seat_codes(table: Table) -> dict[int, str]:
+    """Each human seat's code at ``table``, by seat position."""
+    rnd = table.round
+    return {s.position: player_code(tournament_id=rnd.tournament_id, round_number=rnd.number, entry_id=s.entry_id)
+            for s in table.seats.all() if s.entry_id is not None}
+
+
+def _check_code(game: TableGame, name: str, code: str) -> None:
+    """:raises LeagueError: ``code`` is not ``name``'s code at this table
+    (or too many wrong codes were tried for them: a while's pause)."""
+    table = game.table
+    seat = next(s for s in table.seats.select_related("entry__player") if s.entry and s.entry.player.name == name)
+    key = f"league:sheet-code-misses:{table.pk}:{seat.entry_id}"
+    if (cache.get(key) or 0) >= CODE_TRIES:
+        raise LeagueError(f"too many wrong codes for {name}: wait a few minutes or ask the organiser; "
+                          "nothing was entered")
+    want = player_code(tournament_id=table.round.tournament_id, round_number=table.round.number,
+                       entry_id=seat.entry_id)
+    given = (code or "").strip().upper().replace(" ", "")
+    if not given:
+        raise LeagueError(f"give {name}'s code: it is printed beside {name}'s name on the table's sheet; "
+                          "nothing was entered")
+    if not constant_time_compare(given, want):
+        if cache.add(key, 1, CODE_LOCK_SECONDS) is False:
+            try:
+                cache.incr(key)
+            except ValueError:
+                cache.set(key, 1, CODE_LOCK_SECONDS)
+        raise LeagueError(f"that is not {name}'s code: each player enters the code printed beside their "
+                          "own name on the table's sheet; nothing was entered")
+    cache.delete(key)
+
+
+def device_label(entry: SheetEntry) -> str:
+    """Where an entry came from, for the desk: ``phone 3fa9c1`` (the
+    browser session's mark) or ``unknown``."""
+    return f"phone {entry.device}" if entry.device else "unknown"
 
 def table_entry_code(*, table: Table) -> str:
     """The table's short code for its score-entry page (``/s/<code>/``),
@@ -56,7 +121,8 @@ def _same_sheet(a: dict, b: dict) -> bool:
     return all(a.get(k) == b.get(k) for k in keys)
 
 
-def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str) -> SheetEntry:
+def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str, code: str,
+                       device: str = "", agent: str = "") -> SheetEntry:
     """A player at the table enters a game's sheet (``{"racks": ...}``,
     ``{"hands": ...}`` or ``{"games": ...}``, as the family's sheet holds;
     ``{"okey_games": ...}`` is an older name of ``games``). The engine checks it at
@@ -66,8 +132,15 @@ def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str) -> SheetEntry:
     (:func:`sheet_entry_accept`); nothing is overwritten. The same player
     entering again replaces their own entry.
 
+    Each player proves who they are with their code (:func:`player_code`,
+    printed beside their name on the sheet): one phone can enter for Ann
+    and confirm for Ben only with Ben's code. ``device`` (the phone's
+    session mark) and ``agent`` (its browser) are kept with the entry, for
+    the desk.
+
     :raises LeagueError: the round is closed, the game has its result, the
-        name is not one of the table's players, or the sheet cannot be right.
+        name is not one of the table's players, the code is not theirs, or
+        the sheet cannot be right. Nothing is stored then.
     """
     name = (by or "").strip()
     names = [s.entry.player.name for s in game.table.seats.select_related("entry__player")
@@ -76,6 +149,7 @@ def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str) -> SheetEntry:
         raise LeagueError(f"choose your name: one of {', '.join(names)}")
     if game.table.round.status == Round.Status.CLOSED:
         raise LeagueError(f"round {game.table.round.number} is closed")
+    _check_code(game, name, code)
     if not isinstance(sheet, dict) or len(sheet) != 1 or \
             next(iter(sheet)) not in ("racks", "hands", "games", "okey_games"):
         raise LeagueError("a sheet is racks, hands or game lines")
@@ -91,13 +165,16 @@ def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str) -> SheetEntry:
                 old.status = SheetEntry.Status.REPLACED
                 old.save(update_fields=["status"])
         others = [e for e in pending if e.by != name]
-        entry = SheetEntry(game=game, by=name, sheet=sheet, checked=checked)
+        entry = SheetEntry(game=game, by=name, sheet=sheet, checked=checked,
+                           device=(device or "")[:16], agent=(agent or "")[:200])
         if not others:
             entry.save()
             return entry
         if all(_same_sheet(o.checked, checked) for o in others):
+            first = others[0]
             result_append(game=game, payload=checked,
-                           actor=f"table: {others[0].by}, confirmed by {name}", correction=False)
+                          actor=(f"table: {first.by} ({device_label(first)}), "
+                                 f"confirmed by {name} ({device_label(entry)})"), correction=False)
             entry.status = SheetEntry.Status.CONFIRMED
             entry.save()
             for o in others:

@@ -99,9 +99,12 @@ def round_detail(request, slug, number):
 
 
 def projector(request, slug):
-    """The projector: the latest round's draw (each player's table, sorted
-    by name) and the standings, in large type for a wall, refreshing itself
-    every ``?every=`` seconds (20)."""
+    """The projector: the latest round's draw (each player's table and
+    seat, sorted by name) and the whole standings, on one screen whatever
+    the field: its script sizes the text to fill the screen, lays each list
+    in as many columns as the width takes and turns the pages every
+    ``?turn=`` seconds (8); it reloads for new results every ``?every=``
+    seconds (20), at the end of a turn of the pages."""
     tournament = get_object_or_404(Tournament, slug=slug)
     rnd = tournament.round_set.order_by("-number").first()
     draw = []
@@ -116,11 +119,15 @@ def projector(request, slug):
     standings = selectors.tournament_standings(tournament) if closed else []
     every = request.GET.get("every", "20")
     every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 20
+    turn = request.GET.get("turn", "8")
+    turn = int(turn) if turn.isdigit() and 2 <= int(turn) <= 60 else 8
     return render(request, "league/projector.html", {
-        "tournament": tournament, "round": rnd, "draw": draw, "every": every,
+        "tournament": tournament, "round": rnd, "draw": draw, "every": every, "turn": turn,
         "after": max(closed) if closed else None,
         "columns": _columns(tournament.precedence)[:3],
-        "rows": _rows(standings)[:20],
+        # a standings column's least width, in em: rank, a name of ~14 em, the metrics
+        "standings_em": 17 + 4 * len(tournament.precedence[:3]),
+        "rows": _rows(standings),
     })
 
 
@@ -144,7 +151,15 @@ def _round_paper(request, tournament, rnd) -> dict:
             code = entries.table_entry_code(table=t["table"])
             entry_url = request.build_absolute_uri(reverse("league:table-entry", args=[code]))
         qr = mark_safe(segno.make(entry_url, error="m").svg_inline(scale=3, dark="#000")) if entry_url else ""
-        sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url})
+        # each player's code beside their name, with the QR: the organiser's print only
+        codes = entries.seat_codes(t["table"]) if entry_url else {}
+        seats = [SimpleNamespace(position=s.position, entry=s.entry, label=str(s), code=codes.get(s.position, ""))
+                 for s in t["seats"]]
+        # the sheet's columns: the family's fixed ones (a match's game lines
+        # have six) and one per seat; more than five print on A4's side
+        columns = (6 if family.sheet.kind == "lines" else 1) + len(t["seats"])
+        sheets.append({"table": t["table"], "seats": seats, "games": games, "qr": qr, "url": entry_url,
+                       "wide": columns > 5})
     return {
         "tournament": tournament, "round": rnd, "tables": tables, "by_name": by_name, "sheets": sheets,
         "family_sheet": family.sheet, "lines": lines,
@@ -309,6 +324,18 @@ def tournament_results_csv(request, slug):
     return results_csv(tournament)
 
 
+def _device(request) -> str:
+    """This phone's mark: a random one kept in its session (so the desk can
+    tell two phones apart, and see one phone entering for two players)."""
+    import secrets
+
+    mark = request.session.get("tk_device")
+    if not isinstance(mark, str) or not mark:
+        mark = secrets.token_hex(3)
+        request.session["tk_device"] = mark
+    return mark
+
+
 def table_entry(request, code):
     """A table's score entry, on a phone, no account (the QR code or short
     link on its sheet): each game of the round with its sheet; a player
@@ -318,6 +345,7 @@ def table_entry(request, code):
     for this table and round only, until the round closes."""
     from . import services
     from .models import SheetEntry, TableGame
+    from .sheet_compare import compare_entries
     from .sheet_forms import form_for, sheet_of
 
     try:
@@ -327,6 +355,7 @@ def table_entry(request, code):
     tournament = table.round.tournament
     seats = list(table.seats.select_related("entry__player").order_by("position"))
     names = [s.entry.player.name for s in seats if s.entry is not None]
+    seat_names = [s.entry.player.name if s.entry else str(s) for s in seats]
     games = list(TableGame.objects.filter(table=table).order_by("number"))
     message, error, status, posted = request.GET.get("done", ""), False, 200, None
     if request.method == "POST":
@@ -335,11 +364,14 @@ def table_entry(request, code):
             message, error, status = _("choose one of this table's games"), True, 400
         else:
             form = form_for(tournament)(request.POST, seats=seats)
-            posted = (game.pk, form)
+            posted = (game.pk, form, request.POST.get("by", ""))
             if form.is_valid():
                 try:
                     entry = entries.sheet_entry_submit(game=game, sheet=sheet_of(form),
-                                                        by=request.POST.get("by", ""))
+                                                        by=request.POST.get("by", ""),
+                                                        code=request.POST.get("code", ""),
+                                                        device=_device(request),
+                                                        agent=request.headers.get("User-Agent", ""))
                 except services.LeagueError as exc:
                     message, error, status = str(exc), True, 400
                 else:
@@ -363,7 +395,11 @@ def table_entry(request, code):
             shown = pending[-1].checked if pending else None
             form = form_for(tournament)(
                 seats=seats, current=SimpleNamespace(event=SimpleNamespace(payload=shown)) if shown else None)
-        rows.append({"game": game, "result": result, "pending": pending, "form": form, "returned": returned})
+        clash = [p for p in pending if p.status == SheetEntry.Status.DISCREPANCY]
+        compare = compare_entries(clash, seat_names) if len(clash) > 1 else []
+        rows.append({"game": game, "result": result, "pending": pending, "form": form, "returned": returned,
+                     "compare": compare,
+                     "by": posted[2] if posted and posted[0] == game.pk else ""})
     return render(request, "league/table_entry.html", {
         "tournament": tournament, "round": table.round, "table": table, "names": names,
         "rows": rows, "message": message, "error": error, "family_sheet": tournament.family_info.sheet,

@@ -47,13 +47,12 @@ def test_check_in_on_a_phone_then_paper_and_projector(asgi_live_server, browser,
         row = phone.locator("#entries li", has_text=name)
         box = row.locator("button.tap").bounding_box()
         assert box["height"] >= 36                              # a thumb's target
-        with phone.expect_navigation():
-            row.locator("button.tap").click()
+        row.locator("button.tap").click()                      # in place, no new page
         phone.wait_for_selector(f'#entries li.in:has-text("{name}")')
     phone.fill("#walk-in-name", "Ines Walk-in")
-    with phone.expect_navigation():
-        phone.click("#walk-in button")
+    phone.click("#walk-in button")
     phone.wait_for_selector('#entries li.in:has-text("Ines Walk-in")')
+    assert phone.input_value("#walk-in-name") == ""
     assert "8 of 9 here" in phone.inner_text("#present")
     screenshot(phone, "check-in-phone")
     assert Entry.objects.filter(tournament=evening, checked_in=True).count() == 8
@@ -133,6 +132,8 @@ def test_a_table_enters_and_confirms_its_result_from_two_phones(asgi_live_server
     table = Table.objects.get(round=rnd, number=1)
     assert link.endswith(f"/s/{table.entry_code}/")
     names = [s.entry.player.name for s in table.seats.order_by("position")]
+    codes = desk.locator('.sheet[data-table="1"] th .code b').all_inner_texts()   # beside each name
+    assert len(codes) == 4 and all(len(c) == 4 for c in codes)
     game = TableGame.objects.filter(table=table).order_by("number").first()
     phones = [browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True).new_page()
               for _ in range(2)]
@@ -141,6 +142,7 @@ def test_a_table_enters_and_confirms_its_result_from_two_phones(asgi_live_server
     first.goto(link)
     section = first.locator("#game-1")
     section.locator("select[name=by]").select_option(names[0])
+    section.locator("input[name=code]").fill(codes[0])
     for seat, rack in enumerate(racks):
         section.locator(f'input[name="rack_{seat}"]').fill(rack)
     assert section.locator("button").bounding_box()["height"] >= 44       # a thumb's target
@@ -153,6 +155,7 @@ def test_a_table_enters_and_confirms_its_result_from_two_phones(asgi_live_server
     assert f"Entered by {names[0]}" in mine.inner_text()
     assert mine.locator('input[name="rack_1"]').input_value() == "R1 R2"   # shown to check
     mine.locator("select[name=by]").select_option(names[1])
+    mine.locator("input[name=code]").fill(codes[1])
     screenshot(second, "table-entry-phone")
     with second.expect_navigation():
         mine.locator("button").click()

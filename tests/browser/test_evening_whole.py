@@ -75,17 +75,31 @@ def racks_for(game: int, seats: int) -> list[str]:
     return ["" if s == winner else next(losers) for s in range(seats)]
 
 
+def codes_at(link: str) -> dict[str, str]:
+    """Each player's code at the table of ``link``, as the organiser's
+    printed sheet has it beside their name."""
+    from league import table_entry
+    from league.models import Table
+
+    table = Table.objects.get(entry_code=link.rstrip("/").rsplit("/", 1)[-1])
+    codes = table_entry.seat_codes(table)
+    return {s.entry.player.name: codes[s.position] for s in table.seats.select_related("entry__player")
+            if s.entry_id}
+
+
 def enter_table(first, second, link, *, clash_game=None):
     """Two phones at one table: the first enters every game's racks, the
     second checks and confirms each (or, for ``clash_game``, enters a
     different rack: a discrepancy for the organiser). Returns the names."""
     first.goto(link)
     names = [o for o in first.locator("#game-1 select[name=by] option").all_inner_texts() if o not in ("choose", "")]
+    codes = codes_at(link)
     games = first.locator("section.game").count()
     seats = first.locator('#game-1 input[name^="rack_"]').count()
     for k in range(1, games + 1):
         section = first.locator(f"#game-{k}")
         section.locator("select[name=by]").select_option(names[0])
+        section.locator("input[name=code]").fill(codes[names[0]])
         for seat, rack in enumerate(racks_for(k, seats)):
             section.locator(f'input[name="rack_{seat}"]').fill(rack)
         with first.expect_navigation():
@@ -95,6 +109,7 @@ def enter_table(first, second, link, *, clash_game=None):
     for k in range(1, games + 1):
         section = second.locator(f"#game-{k}")
         section.locator("select[name=by]").select_option(names[1])
+        section.locator("input[name=code]").fill(codes[names[1]])
         if k == clash_game:
             loser = next(s for s, r in enumerate(racks_for(k, seats)) if r)
             section.locator(f'input[name="rack_{loser}"]').fill("O13")
@@ -162,8 +177,8 @@ def test_a_whole_evening_by_clicks(asgi_live_server, browser, screenshot, club, 
     # 3. fifteen arrive
     for name in PLAYERS:
         if name != ABSENT:
-            with desk.expect_navigation():
-                desk.locator("#entries li", has_text=name).locator("button.tap").click()
+            desk.locator("#entries li", has_text=name).locator("button.tap").click()   # in place
+            desk.wait_for_selector(f'#entries li.in[data-name="{name.lower()}"]')
     assert "15 of 16 here" in desk.inner_text("#present")
 
     # 4. round 1 seated: four tables, one AI seat
@@ -201,8 +216,8 @@ def test_a_whole_evening_by_clicks(asgi_live_server, browser, screenshot, club, 
     # 7. the projector: the draw and the standings after round 1
     wall = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
     wall.goto(f"{base}/t/{t.slug}/projector/")
-    assert "Standings after round 1" in wall.inner_text("#standings")
-    rows = wall.locator("#standings tbody tr").all_inner_texts()
+    assert "Standings after round 1" in wall.locator("#standings h2").text_content()
+    rows = wall.locator("#standings ol.rows li").all_text_contents()   # on the standings' page(s)
     assert len(rows) == 16 and ABSENT in rows[-1]                  # every entry; the absent one last
 
     # 8. round 2 from the desk, played and closed: the tournament is over

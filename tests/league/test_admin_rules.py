@@ -118,7 +118,7 @@ def test_the_projector_shows_the_draw_by_name_and_the_standings(make_tournament)
     assert "The draw is not made yet" in page and 'http-equiv="refresh" content="20"' in page
     rnd = services.round_seat(tournament=t, seed="proj")
     page = Client().get(f"/t/{t.slug}/projector/?every=10").content.decode()
-    names = re.findall(r'<span class="name">([^<]+)</span> <span class="table">table (\d+)', page)
+    names = re.findall(r'<span class="name"[^>]*>([^<]+)</span><span class="to">→ (\d+), seat \d</span>', page)
     assert len(names) == 4 and [n for n, _ in names] == sorted((n for n, _ in names), key=str.casefold)
     assert "After the first round" in page and 'content="10"' in page
     assert 'id="round-clock"' not in page
@@ -132,7 +132,7 @@ def test_the_projector_shows_the_draw_by_name_and_the_standings(make_tournament)
         services.result_record_score_sheet(game=game, racks=["", "R1", "R2", "R3"])
     services.round_close(round=rnd)
     page = Client().get(f"/t/{t.slug}/projector/").content.decode()
-    assert "Standings after round 1" in page and page.count("<tr><td>") == 4
+    assert "Standings after round 1" in page and page.count('<span class="num rank">') == 4
 
 
 def test_the_check_in_desk_taps_players_in_adds_walk_ins_and_withdraws(official, make_tournament):

@@ -71,7 +71,7 @@ def _section(html, ident):
 
 def _standings_names(fragment):
     body = fragment.split("<tbody>", 1)[1].split("</tbody>", 1)[0]
-    return re.findall(r'<a href="/players/\d+/">([^<]+)</a>', body)
+    return re.findall(r'<a href="/players/\d+/"[^>]*>([^<]+)</a>', body)
 
 
 def _chart(html):
