@@ -158,7 +158,7 @@ def test_admin_tournament_form_checks_variant_rules_and_tiebreaks(official, db):
     page = official.post(url, {**base, "variant": "canasta"}).content.decode()
     assert "canasta is not one of the available choices" in page  # the variants are a list now
     page = official.post(url, {**base, "rules__initial_meld": "many"}).content.decode()
-    assert "initial meld: a whole number from 0 to 500" in page    # the rule options are fields
+    assert "Initial meld (points): a whole number from 0 to 500" in page    # the rule options are fields
     assert not Tournament.objects.filter(slug="form-test").exists()
     page = official.post(url, {**base, "tiebreaks": '["wins", "coin"]'}).content.decode()
     assert "unknown tie-break(s) coin" in page
