@@ -162,7 +162,10 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         await self._send(frame)
 
     async def _send_text(self, text: str) -> bool:
-        """:meth:`_send` of a frame already encoded."""
+        """Send, unless the page went away meanwhile (a push that meets a
+        page being closed or reloaded): the server's "Attempt to send on a
+        closed protocol" (autobahn's ``Disconnected``, a ``RuntimeError``)
+        is the socket's end, not an error. Whether it was sent."""
         try:
             await self.send(text_data=text)
         except RuntimeError as exc:
@@ -173,18 +176,8 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         return True
 
     async def _send(self, content) -> bool:
-        """Send, unless the page went away meanwhile (a push that meets a
-        page being closed or reloaded): the server's "Attempt to send on a
-        closed protocol" (autobahn's ``Disconnected``, a ``RuntimeError``)
-        is the socket's end, not an error. Whether it was sent."""
-        try:
-            await self.send_json(content)
-        except RuntimeError as exc:
-            if type(exc).__name__ != "Disconnected":
-                raise
-            log.debug("live socket for game %s closed before its frame was sent", self.game_id)
-            return False
-        return True
+        """:meth:`_send_text` of ``content`` as JSON."""
+        return await self._send_text(await self.encode_json(content))
 
     async def refuse(self):
         if self.following:

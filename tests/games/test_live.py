@@ -87,7 +87,11 @@ def test_a_stranger_is_refused_and_a_spectator_sees_no_rack():
     assert public["seat"] is None and "rack" not in public["view"]
 
 
-def test_a_revoked_seat_is_closed_at_its_next_frame():
+@pytest.mark.parametrize("revoke, then_move", [(True, True), (False, False)],
+                         ids=["revoked-then-a-move", "reissued-and-nothing-else"])
+def test_a_seat_whose_credential_is_withdrawn_is_closed_at_once(revoke, then_move):
+    """Revoked or reissued: the sockets holding the old credential are
+    closed the moment it changes (the game.seats notice), a move or not."""
     game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
     tokens = [services.seat_take(game=game, index=i) for i in range(2)]
     mover = game.to_move
@@ -99,29 +103,10 @@ def test_a_revoked_seat_is_closed_at_its_next_frame():
         await comm.connect()
         await comm.receive_json_from(timeout=5)
         seat = await database_sync_to_async(lambda: game.seats.get(index=1 - mover))()
-        await database_sync_to_async(services.seat_reissue)(seat, revoke=True)
-        await database_sync_to_async(services.game_record_move)(
-            game=game.pk, move="draw", expected_version=1, seat=mover, actor="test")
-        error = await comm.receive_json_from(timeout=5)
-        closed = await comm.receive_output(timeout=5)
-        return error, closed
-
-    error, closed = async_to_sync(run)()
-    assert error["type"] == "error" and closed["code"] == 4403
-
-
-def test_a_revoked_seat_is_closed_at_once_without_waiting_for_a_move():
-    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
-    tokens = [services.seat_take(game=game, index=i) for i in range(2)]
-    holder = seated_client(tokens[0])
-
-    async def run():
-        from channels.db import database_sync_to_async
-        comm = socket(f"/ws/games/{game.pk}/seat/", holder)
-        await comm.connect()
-        await comm.receive_json_from(timeout=5)
-        seat = await database_sync_to_async(lambda: game.seats.get(index=0))()
-        await database_sync_to_async(services.seat_reissue)(seat)  # a new credential: the old one is out
+        await database_sync_to_async(services.seat_reissue)(seat, revoke=revoke)
+        if then_move:
+            await database_sync_to_async(services.game_record_move)(
+                game=game.pk, move="draw", expected_version=1, seat=mover, actor="test")
         error = await comm.receive_json_from(timeout=5)
         closed = await comm.receive_output(timeout=5)
         return error, closed
