@@ -172,7 +172,8 @@ class TournamentAdmin(admin.ModelAdmin):
             "tournament": tournament, "chosen": rounds[0] if rounds else None,
             "round_numbers": list(tournament.round_set.values_list("number", flat=True)),
             "columns": [METRICS[k] for k in tournament.precedence],
-            "rows": views._rows(standings, selectors.player_ratings(tournament.family)),
+            "rows": views._rows(standings, selectors.player_ratings(tournament.family),
+                                selectors.tournament_entry_marks(tournament)),
         }
         return TemplateResponse(request, "league/admin/standings.html", context)
 

@@ -100,6 +100,12 @@ class Tournament(models.Model):
         RANDOM = "random", _("random (fewest repeat table-mates)")
         STANDINGS = "standings", _("by standings (fewest repeat table-mates)")
 
+    class Ranking(models.TextChoices):
+        WINS = "wins", _("games won (then the tie-breaks)")
+        WIN_RATE = "win_rate", _("games won per game played")
+        POINTS_PER_GAME = "avg", _("points per game")
+        TABLE_SCORE = "table_score", _("table score (share of the table outscored, per game)")
+
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=160, unique=True)
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL,
@@ -117,6 +123,9 @@ class Tournament(models.Model):
     tiebreaks = models.JSONField(default=list, blank=True,
                                  help_text="metric keys in order, e.g. "
                                            '["wins", "points", "h2h", "penalty"]')
+    ranking = models.CharField(
+        max_length=12, choices=Ranking.choices, default=Ranking.WINS,
+        help_text="what ranks first; a rate is fair when tables of 4 and 3 play different numbers of games")
     ai_fill = models.BooleanField(default=False,
                                   help_text="fill short tables with AI seats "
                                             "instead of smaller tables")
@@ -146,9 +155,11 @@ class Tournament(models.Model):
 
     @property
     def precedence(self) -> list[str]:
-        from .standings import DEFAULT_PRECEDENCE
+        """The metric keys the standings rank by: the ranking basis first
+        (unless it is games won), then the tie-breaks."""
+        from .standings import ranked_precedence
 
-        return list(self.tiebreaks) or list(DEFAULT_PRECEDENCE)
+        return ranked_precedence(self.ranking or "wins", self.tiebreaks)
 
 
 class Entry(models.Model):

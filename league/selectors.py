@@ -138,6 +138,23 @@ def tournament_standings(tournament: Tournament, *, rounds=None,
                              rounds=rounds)
 
 
+@dataclass(frozen=True)
+class EntryMark:
+    """How an entry stands apart in the standings: withdrawn (after round
+    ``withdrawn_after``), not checked in (a no-show), or a late arrival
+    playing from round ``from_round``."""
+
+    withdrawn_after: int | None
+    checked_in: bool
+    from_round: int
+
+
+def tournament_entry_marks(tournament: Tournament) -> dict[int, EntryMark]:
+    """Player id -> :class:`EntryMark` for every entry of the tournament."""
+    return {pid: EntryMark(w, c, f) for pid, w, c, f in tournament.entries.values_list(
+        "player_id", "withdrawn_after", "checked_in", "from_round")}
+
+
 def tournament_places(tournament: Tournament) -> dict[int, dict]:
     """Round number -> {player id: cumulative place after that round}."""
     return places_by_round(tournament_results(tournament),

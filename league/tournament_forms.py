@@ -36,6 +36,13 @@ METRIC_TEXTS = (
     gettext_noop("Head-to-head"),
     gettext_noop("Among the players still tied: in the games where two or more of them met, how many of "
                  "the others each one outscored (each pair per game)."),
+    gettext_noop("Games won per game played"),
+    gettext_noop("Games won per game played: fair when tables of 4 play four games a round and tables of "
+                 "3 play three."),
+    gettext_noop("Table score"),
+    gettext_noop("The table score: in each game, the share of the table's other players a player "
+                 "outscored (a tie counts half), averaged over the games played, as a percentage: 100 beat "
+                 "everyone every time, 50 is the average at a table of any size."),
     gettext_noop("Opponents' wins"),
     gettext_noop("Strength of the field met: the games won by everyone a player sat with, once per game "
                  "shared (as Buchholz is in chess)."),
@@ -138,6 +145,8 @@ class TournamentForm(forms.ModelForm):
         self.fields["variant"] = VariantChoiceField(
             choices=[(c.variant, f"{c.family} · {c.variant}") for c in variants()],
             initial=self.instance.variant or "sabra")
+        if "ranking" in self.fields:
+            self.fields["ranking"].required = False  # absent: games won, as before
         if "family" in self.fields:
             self.fields["family"].required = False  # it follows from the variant (clean)
             self.fields["family"].help_text = "set from the variant"
@@ -155,6 +164,8 @@ class TournamentForm(forms.ModelForm):
         """The variant must be one the engine knows, with rule options it
         accepts; the family follows from the variant."""
         data = super().clean()
+        if "ranking" in self.fields and not data.get("ranking") and "ranking" not in self.errors:
+            data["ranking"] = Tournament.Ranking.WINS
         variant = data.get("variant")
         if self.variant_changed and "rules" not in self.errors:
             data["rules"] = {}  # a new variant starts from its defaults
@@ -208,13 +219,15 @@ class NewTournamentForm(TournamentForm):
     class Meta:
         model = Tournament
         fields = ["name", "club", "league", "date", "variant", "rules", "table_size", "rounds",
-                  "seating_method", "tiebreaks", "ai_fill", "ai_level"]
-        labels = {"name": _("Name"), "club": _("Club"), "league": _("League"), "date": _("Date"),
+                  "seating_method", "ranking", "tiebreaks", "ai_fill", "ai_level"]
+        labels = {"ranking": _("Rank by"), "name": _("Name"), "club": _("Club"), "league": _("League"), "date": _("Date"),
                   "table_size": _("Table size"), "rounds": _("Rounds"), "seating_method": _("Seating"),
                   "ai_fill": _("AI seats"), "ai_level": _("AI level")}
         help_texts = {"table_size": _("players at a table; with too few players some tables are smaller, "
                                       "or AI seats fill them (below)"),
                       "rounds": _("how many rounds the evening has (a Rummikub round is a game per seat)"),
+                      "ranking": _("games won favours tables of 4 (four games a round) over tables of 3; "
+                                   "a rate per game played, or the table score, is fair to both"),
                       "ai_fill": _("fill short tables with AI seats instead of smaller tables"),
                       "ai_level": _("how strong the AI seats play"),
                       "date": _("the day of the event (YYYY-MM-DD)")}

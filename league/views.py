@@ -27,14 +27,49 @@ from .models import Club, League, Player, Round, Tournament
 from .standings import METRICS
 
 
-def _rows(standings, ratings=None):
+def _rows(standings, ratings=None, marks=None):
+    """Standings rows for the templates, each with its player, rating and,
+    with ``marks`` (:func:`selectors.tournament_entry_marks`), its
+    entry's mark: ``withdrawn`` (after round k), and for a player without a
+    game why (``note``)."""
     players = selectors.players_by_id(r.player for r in standings)
     out = []
     for r in standings:
         rating = (ratings or {}).get(r.player)
+        mark = (marks or {}).get(r.player)
         out.append({"row": r, "player": players.get(r.player),
-                    "rating": rating.display if rating else None})
+                    "rating": rating.display if rating else None,
+                    "withdrawn": mark.withdrawn_after if mark and mark.withdrawn_after is not None else None,
+                    "note": _entry_note(mark) if not r.ranked else ""})
     return out
+
+
+def _entry_note(mark) -> str:
+    """Why a player has no game yet, in the reader's language."""
+    if mark is None:
+        return gettext("no game yet")
+    if mark.withdrawn_after is not None:
+        return gettext("withdrew after round %(n)s") % {"n": mark.withdrawn_after}
+    if not mark.checked_in:
+        return gettext("not checked in")
+    if mark.from_round > 1:
+        return gettext("late arrival: plays from round %(n)s") % {"n": mark.from_round}
+    return gettext("no game yet")
+
+
+def _split(rows):
+    """Ranked rows and those of players without a game, apart."""
+    return [r for r in rows if r["row"].ranked], [r for r in rows if not r["row"].ranked]
+
+
+def ranking_sentence(tournament) -> str:
+    """What the tournament ranks by, for the standings page."""
+    basis = gettext(tournament.get_ranking_display())
+    then = ", ".join(gettext(METRICS[k].name).lower() for k in tournament.precedence[1:])
+    if tournament.ranking == Tournament.Ranking.WINS:
+        first = gettext(METRICS[tournament.precedence[0]].name).lower()
+        return gettext("Ranked by %(first)s, then %(then)s.") % {"first": first, "then": then}
+    return gettext("Ranked by %(basis)s, then %(then)s.") % {"basis": basis, "then": then}
 
 
 @dataclass(frozen=True)
@@ -78,12 +113,15 @@ def tournament_standings(request, slug):
         tournament, rounds=[chosen] if chosen else None)
     series = selectors.tournament_places_series(tournament)
     review = analysis.tournament_analysis(tournament)
+    ranked, unranked = _split(_rows(standings, selectors.player_ratings(tournament.family),
+                                    selectors.tournament_entry_marks(tournament)))
     return render(request, "league/tournament.html", {
         "sharpest": review["sharpest"], "games_pending": review["games_pending"],
         "tournament": tournament, "rounds": rounds, "chosen": chosen,
         "family_name": selectors.family_name(tournament.family),
         "columns": _columns(tournament.precedence),
-        "rows": _rows(standings, selectors.player_ratings(tournament.family)),
+        "ranking": ranking_sentence(tournament),
+        "rows": ranked, "unranked": unranked,
         "chart": mark_safe(places_chart(
             series, title=_("Places over rounds: %(name)s") % {"name": tournament.name})) if series else "",
     })
@@ -120,7 +158,8 @@ def projector(request, slug):
         "tournament": tournament, "round": rnd, "draw": draw, "every": every,
         "after": max(closed) if closed else None,
         "columns": _columns(tournament.precedence)[:3],
-        "rows": _rows(standings)[:20],
+        "rows": [r for r in _rows(standings, marks=selectors.tournament_entry_marks(tournament))
+                 if r["row"].ranked][:20],
     })
 
 
@@ -263,18 +302,29 @@ def _writer(response):
 
 
 def standings_csv(tournament: Tournament, rows) -> HttpResponse:
-    """Standings as CSV: rank (``3=`` for a tie), player, club, each metric."""
+    """Standings as CSV: rank (``3=`` for a tie; empty for a player without
+    a game, listed last), player, club, games, each metric (the ranking
+    basis first), and a note: ``withdrew after round k``, ``not checked
+    in``, ``no game yet``."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
     writer = _writer(response)
     keys = tournament.precedence
-    writer.writerow(["rank", "player", "club", "games"] + [METRICS[k].name for k in keys])
+    writer.writerow(["rank", "player", "club", "games"] + [METRICS[k].name for k in keys] + ["note"])
     players = selectors.players_by_id(r.player for r in rows)
+    marks = selectors.tournament_entry_marks(tournament)
     for r in rows:
         p = players.get(r.player)
-        writer.writerow([r.rank_label, p.name if p else r.player,
+        mark = marks.get(r.player)
+        if not r.ranked:
+            note = _entry_note(mark)
+        elif mark is not None and mark.withdrawn_after is not None:
+            note = gettext("withdrew after round %(n)s") % {"n": mark.withdrawn_after}
+        else:
+            note = ""
+        writer.writerow([r.rank_label if r.ranked else "", p.name if p else r.player,
                          p.club.name if p and p.club else "", r.record.played]
-                        + ["" if r.metrics.get(k) is None else r.metrics[k] for k in keys])
+                        + ["" if r.metrics.get(k) is None else r.metrics[k] for k in keys] + [note])
     return response
 
 
