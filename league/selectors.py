@@ -34,8 +34,34 @@ def _description(family: str):
 
 def family_name(family: str) -> str:
     """The family's name for people (its description's ``title``)."""
+    from django.utils.translation import gettext
+
     described = _description(family)
-    return described.title if described is not None else family.replace("_", " ").capitalize()
+    return gettext(described.title) if described is not None else family.replace("_", " ").capitalize()
+
+
+def variant_name(variant) -> str:
+    """A variant's name for people, in the reader's language (a game class
+    or its key; the key itself for a variant the engine does not know)."""
+    from django.utils.translation import gettext
+
+    from engine.errors import EngineError
+    from engine.registry import find_variant
+
+    try:
+        cls = variant if isinstance(variant, type) else find_variant(variant)
+    except EngineError:
+        return str(variant)
+    described = _description(cls.family)
+    return gettext(described.variant_title(cls.variant)) if described is not None else cls.variant
+
+
+def ai_level_name(family: str, level: str) -> str:
+    """An AI level's name for people, in the reader's language."""
+    from django.utils.translation import gettext
+
+    described = _description(family)
+    return gettext(described.ai_level_title(level)) if described is not None else level
 
 
 def fewer_is_better(family: str) -> bool:

@@ -18,6 +18,7 @@ from typing import Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from engine.errors import EngineError
 from engine.registry import family_for
@@ -147,6 +148,8 @@ def round_seat(*, tournament: Tournament, seed: str | None = None) -> Round:
         if rounds and rounds[-1].status != Round.Status.CLOSED:
             raise LeagueError(f"round {rounds[-1].number} is not closed yet")
         number = len(rounds) + 1
+        if tournament.rounds < 1:
+            raise LeagueError(gettext("the tournament has no rounds: set its number of rounds (1 or more)"))
         if number > tournament.rounds:
             raise LeagueError(f"all {tournament.rounds} rounds are already seated")
         seed = seed or secrets.token_hex(8)

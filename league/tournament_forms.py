@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rule_forms import RuleOptionsField, VariantChoiceField
 
 from . import selectors, services
+from .selectors import variant_name
 from .models import Tournament
 from .standings import METRICS
 
@@ -63,12 +64,30 @@ class TiebreakWidget(forms.Widget):
         return name not in data and not any(key.startswith(f"{name}__") for key in data)
 
     def render(self, name, value, attrs=None, renderer=None):
-        chosen = [k for k in (value if isinstance(value, list) else []) if k in METRICS]
+        typed: dict[str, str] = {}
+        if isinstance(value, dict):
+            # a form sent back with an error: every position as typed, the
+            # rows in the order they give (unreadable ones after)
+            typed = {k: str(v).strip() for k, v in value.items() if k in METRICS}
+
+            def order(k):
+                raw = typed.get(k, "")
+                return (0, int(raw)) if raw.isdigit() else (1, 0)
+
+            chosen = sorted((k for k in METRICS if typed.get(k, "")), key=order)
+        else:
+            chosen = [k for k in (value if isinstance(value, list) else []) if k in METRICS]
         keys = chosen + [k for k in METRICS if k not in chosen]
+
+        def position(k):
+            if typed:
+                return typed.get(k, "")
+            return chosen.index(k) + 1 if k in chosen else ""
+
         def row(k):
             title = gettext(METRICS[k].name)
             sentence = metric_sentence(METRICS[k])
-            return (k, len(METRICS), name, k, name, k, chosen.index(k) + 1 if k in chosen else "",
+            return (k, len(METRICS), name, k, name, k, position(k),
                     gettext("position of %(metric)s") % {"metric": title}, title,
                     gettext(sentence) if sentence else "",
                     gettext("move %(metric)s up") % {"metric": title},
@@ -107,6 +126,7 @@ class TiebreakField(forms.Field):
         if isinstance(value, list):
             return value
         if isinstance(value, dict):
+            value = {k: v for k, v in value.items() if k in METRICS or str(v).strip()}
             placed = []
             for key, raw in value.items():
                 if str(raw).strip() == "":
@@ -114,10 +134,12 @@ class TiebreakField(forms.Field):
                 try:
                     placed.append((int(raw), key))
                 except ValueError:
-                    raise forms.ValidationError(f"the position of {key} is a number, not {raw!r}") from None
+                    raise forms.ValidationError(gettext("the position of %(metric)s is a number, not %(value)s")
+                                                % {"metric": gettext(METRICS[key].name) if key in METRICS
+                                                   else key, "value": repr(raw)}) from None
             positions = [p for p, _ in placed]
             if len(set(positions)) != len(positions):
-                raise forms.ValidationError("two tie-breaks have the same position")
+                raise forms.ValidationError(gettext("two tie-breaks have the same position"))
             return [key for _, key in sorted(placed)]
         raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]')
 
@@ -195,9 +217,15 @@ class TournamentForm(forms.ModelForm):
                 else:
                     data["ai_level"] = level
                 if not cls.min_players <= (data.get("table_size") or 0) <= cls.max_players:
-                    self.add_error("table_size", f"{cls.variant} takes {cls.min_players} to "
-                                                 f"{cls.max_players} players at a table")
+                    self.add_error("table_size", gettext("%(game)s takes %(low)s to %(high)s players at a table")
+                                   % {"game": variant_name(cls), "low": cls.min_players, "high": cls.max_players})
         return data
+
+    def clean_rounds(self):
+        rounds = self.cleaned_data.get("rounds")
+        if rounds is not None and not 1 <= rounds <= 99:
+            raise forms.ValidationError(gettext("a tournament has 1 to 99 rounds, not %(n)s") % {"n": rounds})
+        return rounds
 
     def clean_tiebreaks(self):
         keys = self.cleaned_data.get("tiebreaks") or []

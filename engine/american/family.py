@@ -14,6 +14,7 @@ from ..registry import register_family
 class AmericanFamily(Family):
     name = "american"
     title = "American Rummikub"
+    variant_titles = {"american": "American Rummikub", "international-rummikub": "International Rummikub"}
     order = 30
     round_games = "per-seat"
     default_ai_level = "greedy"

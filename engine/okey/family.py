@@ -22,6 +22,7 @@ def okey_chip(code: str) -> dict[str, str]:
 class OkeyFamily(Family):
     name = "okey"
     title = "Okey"
+    variant_titles = {"okey": "Okey"}
     order = 20
     round_games = "one"
     default_ai_level = "greedy"

@@ -68,3 +68,59 @@ def test_only_staff(client):
 def test_the_tournaments_page_links_staff_to_a_new_one(official, client):
     assert 'id="new-tournament"' in official.get("/").content.decode()
     assert 'id="new-tournament"' not in client.get("/").content.decode()
+
+
+def test_rounds_zero_is_refused_on_its_field(official):
+    response = official.post("/tournaments/new/", {
+        "variant": "sabra", "name": "No rounds", "table_size": "4", "rounds": "0",
+        "seating_method": "random"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert re.search(r'id="row-rounds".*?<ul class="errorlist"><li>a tournament has 1 to 99 rounds, not 0',
+                     page, re.S)
+    assert not Tournament.objects.exists()
+
+
+def test_a_tournament_without_rounds_says_why_it_cannot_seat(make_tournament):
+    from league import services
+    from league.services import LeagueError
+
+    t = make_tournament(4, rounds=0)
+    with pytest.raises(LeagueError, match="has no rounds"):
+        services.round_seat(tournament=t)
+
+
+def test_tie_break_positions_are_kept_after_an_error(official):
+    response = official.post("/tournaments/new/", {
+        "variant": "sabra", "name": "Kept", "table_size": "9", "rounds": "3", "seating_method": "random",
+        "tiebreaks__points": "1", "tiebreaks__wins": "2", "tiebreaks__best": "3", "tiebreaks__h2h": ""})
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert 'name="tiebreaks__points" id="id_tiebreaks__points" value="1"' in page
+    assert 'name="tiebreaks__wins" id="id_tiebreaks__wins" value="2"' in page
+    assert 'name="tiebreaks__best" id="id_tiebreaks__best" value="3"' in page
+    assert 'name="tiebreaks__h2h" id="id_tiebreaks__h2h" value=""' in page
+    # the rows in the order typed: points, games won, best, then the rest
+    rows = re.findall(r'<tr data-metric="(\w+)">', page)
+    assert rows[:3] == ["points", "wins", "best"]
+    # a position typed wrong stays as typed, with its error
+    bad = official.post("/tournaments/new/", {
+        "variant": "sabra", "name": "Kept", "table_size": "4", "rounds": "3", "seating_method": "random",
+        "tiebreaks__points": "1", "tiebreaks__wins": "1"}).content.decode()
+    assert "two tie-breaks have the same position" in bad
+    assert 'name="tiebreaks__wins" id="id_tiebreaks__wins" value="1"' in bad
+
+
+def test_a_rule_option_error_is_shown_beside_its_own_option(official):
+    response = official.post("/tournaments/new/", {
+        "variant": "okey", "name": "Bad", "rules__start_points": "0", "rules__win_points": "2",
+        "table_size": "4", "rounds": "3", "seating_method": "random"})
+    assert response.status_code == 400
+    page = response.content.decode()
+    option = re.search(r'<div class="rule-option has-error" data-option="(\w+)">(.*?)</div></div>', page, re.S)
+    assert option and option.group(1) == "start_points"
+    assert 'id="id_rules__start_points_error"' in option.group(2) and "not 0" in option.group(2)
+    # listed once: not again under the whole block
+    assert page.count("not 0</li>") == 1
+    others = re.findall(r'data-option="(\w+)"', page)
+    assert "win_points" in others and page.count('class="rule-option has-error"') == 1
