@@ -227,7 +227,7 @@ def players_import(request):
                         where = f"?tournament={tournament.slug}&" if tournament else "?"
                         return redirect(f"{request.path}{where}done={quote(_import_summary(done, tournament))}")
                 context.update(rows=rows, csv=text, counts={
-                    k: sum(1 for r in rows if r.status == k) for k in ("new", "matched", "doubtful", "error")})
+                    k: sum(1 for r in rows if r.status == k) for k in ("new", "matched", "doubtful", "duplicate", "error")})
         if "error" in context:
             status = 400
             context["csv"] = text
