@@ -94,8 +94,8 @@ class RuleOptionsWidget(forms.Widget):
                                     key, ident, value, option["low"], option["high"])
             else:
                 field = format_html('<select name="{}" id="{}">{}</select>', key, ident, format_html_join(
-                    "", '<option value="{}"{}>{}: {}</option>',
-                    ((v, mark_safe(" selected") if v == value else "", v, what) for v, what in option["choices"])))
+                    "", '<option value="{}"{}>{}</option>',
+                    ((v, mark_safe(" selected") if v == value else "", what) for v, what in option["choices"])))
             error = self.option_errors.get(option["name"])
             rows.append(format_html(
                 '<div class="rule-option{}" data-option="{}"><label for="{}">{}</label> {}{}'
@@ -159,7 +159,8 @@ class RuleOptionsField(forms.Field):
                 allowed = [v for v, _ in option["choices"]]
                 if raw not in allowed:
                     errors[name] = gettext("%(option)s: one of %(allowed)s, not %(value)s") % {
-                        "option": option["label"], "allowed": ", ".join(allowed), "value": repr(raw)}
+                        "option": option["label"], "allowed": "; ".join(what for _, what in option["choices"]),
+                        "value": repr(raw)}
                     continue
                 typed[name] = raw
         self.widget.option_errors = errors

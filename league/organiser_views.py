@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.admin.views.decorators import staff_member_required as _staff_member_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +17,21 @@ from django.utils.translation import gettext as _
 from . import selectors
 from . import table_entry as entries
 from .models import Entry, Player, Round, Tournament
+
+
+def staff_member_required(view):
+    """Staff only; anyone else is sent to the site's sign-in page (not the
+    admin's)."""
+    return _staff_member_required(view, login_url="login")
+
+
+def _site_address(request) -> dict:
+    """What the desks show of the public address: ``SITE_URL`` and whether
+    it is set (else the address browsed with, which a phone may not reach)."""
+    from django.conf import settings
+
+    return {"site_url": settings.SITE_URL or request.build_absolute_uri("/").rstrip("/"),
+            "site_url_set": bool(settings.SITE_URL)}
 
 
 def _dispute_kinds(family: str) -> list[tuple[str, str]]:
@@ -135,6 +150,7 @@ def round_desk(request, slug, number):
         "message": message, "error": status != 200,
         "all_in": bool(tables) and all(t["state"] == "result in" for t in tables),
         "seats": seats, "swap": swap, "seating_final": final, "kinds": _dispute_kinds(tournament.family),
+        **_site_address(request),
     }, status=status)
 
 
@@ -187,6 +203,7 @@ def check_in(request, slug):
         "next_round": (latest.number if latest else 0) + 1,
         "tournament": tournament, "entries": entries, "message": message or request.GET.get("done", ""),
         "error": status != 200, "present": sum(1 for e in entries if e.checked_in and e.withdrawn_after is None),
+        **_site_address(request),
     }, status=status)
 
 
@@ -282,6 +299,8 @@ def tournament_new(request):
     form = NewTournamentForm(request.POST or None, instance=instance)
     if request.method == "POST" and form.is_valid():
         tournament = form.save(commit=False)
+        if form.cleaned_data.get("new_club"):
+            tournament.club = services.club_for_name(name=form.cleaned_data["new_club"])
         base = slugify(tournament.name)[:150] or "tournament"
         slug, n = base, 2
         while Tournament.objects.filter(slug=slug).exists():
@@ -291,6 +310,5 @@ def tournament_new(request):
         done = _("%(name)s created: check the players in") % {"name": tournament.name}
         return redirect(f"{reverse('league:check-in', args=[tournament.slug])}?done={quote(done)}")
     return render(request, "league/tournament_new.html", {
-        "form": form, "variant": cls, "variants": [(c.variant, f"{selectors.family_name(c.family)} · "
-                                                              f"{c.variant}") for c in variants()],
+        "form": form, "variant": cls, "variants": [(c.variant, selectors.variant_name(c)) for c in variants()],
     }, status=400 if request.method == "POST" else 200)

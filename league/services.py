@@ -28,7 +28,7 @@ from games.models import Event
 from games.services import game_create
 
 from . import manager, selectors
-from .models import (Entry, Player, Result, ResultEvent, Round, Seat,
+from .models import (Club, Entry, Player, Result, ResultEvent, Round, Seat,
                      TableGame, Tournament)
 from .seating import SeatingError
 from .standings import StandingsError, check_precedence
@@ -59,6 +59,28 @@ def tournament_enter(*, tournament: Tournament, player: Player,
         entry.checked_in = True
         entry.save(update_fields=["checked_in"])
     return entry
+
+
+def club_for_name(*, name: str) -> Club:
+    """The club of that name (any case), made if there is none.
+
+    :raises LeagueError: no name, or one too long.
+    """
+    name = " ".join((name or "").split())
+    if not name:
+        raise LeagueError(gettext("give the club's name"))
+    if len(name) > 120:
+        raise LeagueError(gettext("a club's name is at most 120 characters"))
+    club = Club.objects.filter(name__iexact=name).first()
+    if club is not None:
+        return club
+    from django.utils.text import slugify
+
+    base = slugify(name)[:110] or "club"
+    slug, n = base, 2
+    while Club.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return Club.objects.create(name=name, slug=slug)
 
 
 def players_import(*, rows, take_doubtful: set[int] = frozenset(),

@@ -165,8 +165,10 @@ class TournamentForm(forms.ModelForm):
         from games.lobby import variants
 
         self.fields["variant"] = VariantChoiceField(
-            choices=[(c.variant, f"{c.family} · {c.variant}") for c in variants()],
+            choices=[(c.variant, variant_name(c)) for c in variants()],
             initial=self.instance.variant or "sabra")
+        if "date" in self.fields:
+            self.fields["date"].widget = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
         if "ranking" in self.fields:
             self.fields["ranking"].required = False  # absent: games won, as before
         if "family" in self.fields:
@@ -179,6 +181,16 @@ class TournamentForm(forms.ModelForm):
         except EngineError:
             cls = find_variant(stored)
         self.variant_changed = bool(posted) and cls.variant != stored
+        if "ai_level" in self.fields:
+            # the family's levels, weakest first, by their names for people
+            from engine.registry import family_for
+
+            levels = list(family_for(cls.family).ai_levels())
+            field = self.fields["ai_level"]
+            self.fields["ai_level"] = forms.ChoiceField(
+                choices=[(level, selectors.ai_level_name(cls.family, level)) for level in levels] or [("", "–")],
+                required=False, label=field.label, help_text=field.help_text,
+                initial=services.ai_level_for(cls.family, self.instance.ai_level or ""))
         # rule inputs posted for another variant's options are not read as this one's
         self.fields["rules"].set_variant(find_variant(stored) if self.variant_changed else cls)
 
@@ -242,7 +254,12 @@ class TournamentForm(forms.ModelForm):
 
 class NewTournamentForm(TournamentForm):
     """The organiser's new tournament outside the admin (``/tournaments/new/``):
-    the same checks and fields, the ones a new evening needs."""
+    the same checks and fields, the ones a new evening needs, and a new club
+    by name (the organiser's own, made with the tournament)."""
+
+    new_club = forms.CharField(max_length=120, required=False, label=_("or a new club"),
+                               help_text=_("your club's name, if it is not in the list: it is made with the "
+                                           "tournament"))
 
     class Meta:
         model = Tournament
@@ -268,3 +285,17 @@ class NewTournamentForm(TournamentForm):
         self.fields["tiebreaks"].label = _("Tie-breaks")
         self.fields["tiebreaks"].help_text = _("number the tie-breaks in the order they decide "
                                                "(blank: not used; empty: the family's default)")
+        # the new club's box right under the club's list
+        order = list(self.fields)
+        order.remove("new_club")
+        order.insert(order.index("club") + 1, "new_club")
+        self.order_fields(order)
+
+    def clean_new_club(self):
+        return " ".join((self.cleaned_data.get("new_club") or "").split())
+
+    def clean(self):
+        data = super().clean()
+        if data.get("new_club") and data.get("club"):
+            self.add_error("new_club", gettext("choose a club from the list or name a new one, not both"))
+        return data

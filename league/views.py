@@ -27,6 +27,17 @@ from .models import Club, League, Player, Round, Tournament
 from .standings import METRICS
 
 
+def absolute_url(request, path: str) -> str:
+    """``path`` as a full address: under ``settings.SITE_URL`` (the public
+    address players reach) when it is set, else under the address the
+    request came to."""
+    from django.conf import settings
+
+    if settings.SITE_URL:
+        return settings.SITE_URL.rstrip("/") + path
+    return request.build_absolute_uri(path)
+
+
 def _rows(standings, ratings=None, marks=None):
     """Standings rows for the templates, each with its player, rating and,
     with ``marks`` (:func:`selectors.tournament_entry_marks`), its
@@ -95,7 +106,7 @@ def _boards(boards):
 
 def index(request):
     return render(request, "league/index.html", {
-        "tournaments": [(t, selectors.family_name(t.family))
+        "tournaments": [(t, selectors.variant_name(t.variant))
                         for t in Tournament.objects.select_related("club").all()[:50]],
         "clubs": Club.objects.all(),
         "leagues": League.objects.all(),
@@ -119,6 +130,7 @@ def tournament_standings(request, slug):
         "sharpest": review["sharpest"], "games_pending": review["games_pending"],
         "tournament": tournament, "rounds": rounds, "chosen": chosen,
         "family_name": selectors.family_name(tournament.family),
+        "variant_name": selectors.variant_name(tournament.variant),
         "columns": _columns(tournament.precedence),
         "ranking": ranking_sentence(tournament),
         "rows": ranked, "unranked": unranked,
@@ -181,7 +193,7 @@ def _round_paper(request, tournament, rnd) -> dict:
         entry_url = None
         if games and getattr(request.user, "is_staff", False) and rnd.status != Round.Status.CLOSED:
             code = entries.table_entry_code(table=t["table"])
-            entry_url = request.build_absolute_uri(reverse("league:table-entry", args=[code]))
+            entry_url = absolute_url(request, reverse("league:table-entry", args=[code]))
         qr = mark_safe(segno.make(entry_url, error="m").svg_inline(scale=3, dark="#000")) if entry_url else ""
         sheets.append({"table": t["table"], "seats": t["seats"], "games": games, "qr": qr, "url": entry_url})
     return {

@@ -127,7 +127,7 @@ class Command(BaseCommand):
             + f"  admin         {base}/admin/league/tournament/{tournament.pk}/change/"
             f"{admin_note}\n"
             f"The organiser's evening (staff, signed in{admin_note}):\n"
-            f"  sign in       {base}/admin/login/?next=/t/{SLUG}/check-in/\n"
+            f"  sign in       {base}/accounts/login/?next=/t/{SLUG}/check-in/\n"
             f"  new event     {base}/tournaments/new/\n"
             f"  check-in      {base}/t/{SLUG}/check-in/\n"
             f"  round desk    {base}/t/{SLUG}/round/1/desk/\n"
