@@ -44,8 +44,10 @@ def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> R
     seating = seat_round(ranked, table_size=tournament.table_size, seed=seed,
                          history=seating_history(tournament), method=method,
                          allow_ai=tournament.ai_fill)
+    held = tournament.release_by_hand
     rnd = Round.objects.create(tournament=tournament, number=number, seed=seed,
                                seating_method=method, status=Round.Status.SEATED,
+                               draw_released=not held, results_released=not held,
                                repeat_mates=seating.repeat_mates,
                                repeat_seats=seating.repeat_seats)
     tables = Table.objects.bulk_create(

@@ -126,6 +126,10 @@ class Tournament(models.Model):
     ranking = models.CharField(
         max_length=12, choices=Ranking.choices, default=Ranking.WINS,
         help_text="what ranks first; a rate is fair when tables of 4 and 3 play different numbers of games")
+    release_by_hand = models.BooleanField(
+        default=False,
+        help_text="show each round's draw and results on the public pages and the projector only when "
+                  "the organiser releases them on the round's desk")
     ai_fill = models.BooleanField(default=False,
                                   help_text="fill short tables with AI seats "
                                             "instead of smaller tables")
@@ -204,6 +208,11 @@ class Round(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     started_at = models.DateTimeField(null=True, blank=True,
                                       help_text="when the organiser started the round's clock")
+    #: whether the public pages and the projector show the round's draw and
+    #: its results (a tournament released by hand seats rounds with both
+    #: withheld; the organiser releases them on the desk)
+    draw_released = models.BooleanField(default=True)
+    results_released = models.BooleanField(default=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:

@@ -83,6 +83,14 @@ def round_desk(request, slug, number):
                 rnd = services.round_reseat(round=rnd)
                 done = (_("round %(n)s seated again (seed %(seed)s): print the new sheets")
                         % {"n": rnd.number, "seed": rnd.seed})
+            elif action in ("release-draw", "withhold-draw", "release-results", "withhold-results"):
+                verb, what = action.split("-")
+                rnd = services.round_release(round=rnd, **{what: verb == "release"})
+                done = {"release-draw": _("round %(n)s's draw released: the public pages and the projector show it"),
+                        "withhold-draw": _("round %(n)s's draw withheld from the public pages and the projector"),
+                        "release-results": _("round %(n)s's results released: the public standings count them"),
+                        "withhold-results": _("round %(n)s's results withheld from the public pages and the "
+                                              "projector")}[action] % {"n": rnd.number}
             elif action == "dispute":
                 from games import disputes
                 from games.errors import GameServiceError
@@ -117,7 +125,8 @@ def round_desk(request, slug, number):
                 entries.sheet_entry_send_back(entry=entry)
                 done = _("%(game)s: sent back to the table to enter again") % {"game": entry.game}
             else:
-                raise services.LeagueError(_("unknown action %(a)r (start, close, swap, reseat, dispute, accept or send-back)")
+                raise services.LeagueError(_("unknown action %(a)r (start, close, swap, reseat, release-draw, withhold-draw, "
+                                             "release-results, withhold-results, dispute, accept or send-back)")
                                            % {"a": action})
         except services.LeagueError as exc:
             message, status = str(exc), 400

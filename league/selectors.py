@@ -125,14 +125,20 @@ def _game_results(rows, seats) -> list[GameResult]:
     return out
 
 
-def tournament_results(tournament: Tournament, *, from_events: bool = False
-                       ) -> list[GameResult]:
+def tournament_results(tournament: Tournament, *, from_events: bool = False,
+                       released_only: bool = False) -> list[GameResult]:
     """Every confirmed game result of the tournament.
 
     :param from_events: fold the result events instead of reading the
         projection (the last event of each game is the one in force).
+    :param released_only: only rounds whose results the organiser has
+        released (what the public pages show).
     """
     seats = _seat_players({"table__round__tournament": tournament})
+    if released_only:
+        results = tournament_results(tournament, from_events=from_events)
+        shown = set(tournament.round_set.filter(results_released=True).values_list("number", flat=True))
+        return [g for g in results if g.round in shown]
     if not from_events:
         rows = (Result.objects.filter(status=Result.Status.CONFIRMED,
                                       game__table__round__tournament=tournament)
@@ -152,14 +158,16 @@ def tournament_results(tournament: Tournament, *, from_events: bool = False
 
 
 def tournament_standings(tournament: Tournament, *, rounds=None,
-                         from_events: bool = False) -> list[Standing]:
+                         from_events: bool = False, released_only: bool = False) -> list[Standing]:
     """Standings of the tournament's entries (players ids as ``player``).
 
     :param rounds: an iterable of round numbers (``None``: all).
+    :param released_only: only the results the organiser has released.
     :raises StandingsError: the tournament's precedence names an unknown metric.
     """
     players = tournament.entries.values_list("player_id", flat=True)
-    return compute_standings(tournament_results(tournament, from_events=from_events),
+    return compute_standings(tournament_results(tournament, from_events=from_events,
+                                                released_only=released_only),
                              precedence=tournament.precedence, players=players,
                              rounds=rounds)
 
@@ -181,19 +189,20 @@ def tournament_entry_marks(tournament: Tournament) -> dict[int, EntryMark]:
         "player_id", "withdrawn_after", "checked_in", "from_round")}
 
 
-def tournament_places(tournament: Tournament) -> dict[int, dict]:
+def tournament_places(tournament: Tournament, released_only: bool = False) -> dict[int, dict]:
     """Round number -> {player id: cumulative place after that round}."""
-    return places_by_round(tournament_results(tournament),
+    return places_by_round(tournament_results(tournament, released_only=released_only),
                            precedence=tournament.precedence)
 
 
 def all_results(family: str | None = None) -> list[GameResult]:
-    """Every confirmed result of every tournament, oldest first.
+    """Every confirmed result of every tournament, oldest first (of the
+    rounds whose results are released: boards and ratings are public).
 
     :param family: only the tournaments of this game family.
     """
     seats = _seat_players({})
-    rows = Result.objects.filter(status=Result.Status.CONFIRMED)
+    rows = Result.objects.filter(status=Result.Status.CONFIRMED, game__table__round__results_released=True)
     if family is not None:
         rows = rows.filter(game__table__round__tournament__family=family)
     rows = (rows
@@ -232,7 +241,7 @@ def league_table(league: League) -> list[Standing]:
     then the default tie-breaks), rounds numbered per tournament."""
     results = []
     for t in league.tournaments.all():
-        results += tournament_results(t)
+        results += tournament_results(t, released_only=True)
     return compute_standings(results)
 
 
@@ -251,10 +260,11 @@ class HistoryRow:
 
 
 def player_history(player: Player) -> list[HistoryRow]:
-    """Every game the player has a confirmed result in, oldest first."""
+    """Every game the player has a confirmed result in, oldest first (of
+    the rounds whose results are released)."""
     out = []
     seats = {(s.table_id): s.position for s in Seat.objects.filter(entry__player=player)}
-    results = (Result.objects.filter(status=Result.Status.CONFIRMED,
+    results = (Result.objects.filter(status=Result.Status.CONFIRMED, game__table__round__results_released=True,
                                      game__table_id__in=list(seats))
                .select_related("game__table__round__tournament")
                .order_by("game__table__round__tournament_id",
@@ -365,7 +375,7 @@ def league_tables(league: League) -> list[FamilyBoard]:
     league of one family has one table)."""
     by_family: dict[str, list[GameResult]] = defaultdict(list)
     for t in league.tournaments.all():
-        by_family[t.family] += tournament_results(t)
+        by_family[t.family] += tournament_results(t, released_only=True)
     return [FamilyBoard(f, family_name(f), family_precedence(f),
                         compute_standings(by_family[f], precedence=family_precedence(f)))
             for f in sorted(by_family, key=_family_key)]
@@ -389,10 +399,10 @@ def default_chart_tournament(tournaments: list[Tournament]) -> Tournament | None
     return next((t for t in tournaments if t.family == first), tournaments[0] if tournaments else None)
 
 
-def tournament_places_series(tournament: Tournament, players=None) -> list[Series]:
+def tournament_places_series(tournament: Tournament, players=None, released_only: bool = False) -> list[Series]:
     """The chart's lines: one per player (optionally only ``players``), each
     with the player's cumulative place after every round with results."""
-    places = tournament_places(tournament)
+    places = tournament_places(tournament, released_only=released_only)
     ranked = {p for ranks in places.values() for p in ranks}
     names = {pid: p.name for pid, p in players_by_id(ranked).items()}
     return places_series(places, names, players=set(players) if players is not None else None)

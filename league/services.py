@@ -243,6 +243,27 @@ def round_reseat(*, round: Round, seed: str | None = None) -> Round:
             raise LeagueError(f"round {number}: {exc}") from None
 
 
+def round_release(*, round: Round, draw: bool | None = None, results: bool | None = None) -> Round:
+    """Release (``True``) or withhold (``False``) the round's draw or its
+    results on the public pages and the projector; ``None`` leaves that one
+    as it is. Results are released only with the draw.
+
+    :raises LeagueError: results released while the draw is withheld.
+    """
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round.pk)
+        if draw is not None:
+            rnd.draw_released = draw
+            if not draw:
+                rnd.results_released = False
+        if results is not None:
+            if results and not rnd.draw_released:
+                raise LeagueError(gettext("release round %(n)s's draw before its results") % {"n": rnd.number})
+            rnd.results_released = results
+        rnd.save(update_fields=["draw_released", "results_released"])
+    return rnd
+
+
 def round_start_clock(*, round: Round) -> Round:
     """Start the round's clock (the desk and the projector count from it).
     Starting it again changes nothing.

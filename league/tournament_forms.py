@@ -264,8 +264,8 @@ class NewTournamentForm(TournamentForm):
     class Meta:
         model = Tournament
         fields = ["name", "club", "league", "date", "variant", "rules", "table_size", "rounds",
-                  "seating_method", "ranking", "tiebreaks", "ai_fill", "ai_level"]
-        labels = {"ranking": _("Rank by"), "name": _("Name"), "club": _("Club"), "league": _("League"), "date": _("Date"),
+                  "seating_method", "ranking", "tiebreaks", "release_by_hand", "ai_fill", "ai_level"]
+        labels = {"ranking": _("Rank by"), "release_by_hand": _("Release by hand"), "name": _("Name"), "club": _("Club"), "league": _("League"), "date": _("Date"),
                   "table_size": _("Table size"), "rounds": _("Rounds"), "seating_method": _("Seating"),
                   "ai_fill": _("AI seats"), "ai_level": _("AI level")}
         help_texts = {"table_size": _("players at a table; with too few players some tables are smaller, "
@@ -273,6 +273,8 @@ class NewTournamentForm(TournamentForm):
                       "rounds": _("how many rounds the evening has (a Rummikub round is a game per seat)"),
                       "ranking": _("games won favours tables of 4 (four games a round) over tables of 3; "
                                    "a rate per game played, or the table score, is fair to both"),
+                      "release_by_hand": _("each round's draw and results appear on the public pages and the "
+                                           "projector only when you release them on the round's desk"),
                       "ai_fill": _("fill short tables with AI seats instead of smaller tables"),
                       "ai_level": _("how strong the AI seats play"),
                       "date": _("the day of the event (YYYY-MM-DD)")}

@@ -113,6 +113,12 @@ def index(request):
     })
 
 
+def _organiser(request) -> bool:
+    """Whether the reader is the organiser (staff), who sees every draw and
+    result, released or not."""
+    return bool(getattr(request.user, "is_staff", False))
+
+
 def tournament_standings(request, slug):
     tournament = get_object_or_404(Tournament, slug=slug)
     rounds = list(tournament.round_set.all())
@@ -120,9 +126,10 @@ def tournament_standings(request, slug):
     chosen = None
     if only and only.isdigit() and any(r.number == int(only) for r in rounds):
         chosen = int(only)
+    public = not _organiser(request)
     standings = selectors.tournament_standings(
-        tournament, rounds=[chosen] if chosen else None)
-    series = selectors.tournament_places_series(tournament)
+        tournament, rounds=[chosen] if chosen else None, released_only=public)
+    series = selectors.tournament_places_series(tournament, released_only=public)
     review = analysis.tournament_analysis(tournament)
     ranked, unranked = _split(_rows(standings, selectors.player_ratings(tournament.family),
                                     selectors.tournament_entry_marks(tournament)))
@@ -133,6 +140,8 @@ def tournament_standings(request, slug):
         "variant_name": selectors.variant_name(tournament.variant),
         "columns": _columns(tournament.precedence),
         "ranking": ranking_sentence(tournament),
+        "withheld": [r.number for r in rounds if not r.results_released],
+        "organiser": not public,
         "rows": ranked, "unranked": unranked,
         "chart": mark_safe(places_chart(
             series, title=_("Places over rounds: %(name)s") % {"name": tournament.name})) if series else "",
@@ -142,9 +151,12 @@ def tournament_standings(request, slug):
 def round_detail(request, slug, number):
     tournament = get_object_or_404(Tournament, slug=slug)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    organiser = _organiser(request)
+    show_draw = rnd.draw_released or organiser
     return render(request, "league/round.html", {
-        "tournament": tournament, "round": rnd,
-        "tables": selectors.round_tables(rnd),
+        "tournament": tournament, "round": rnd, "organiser": organiser,
+        "show_draw": show_draw, "show_results": show_draw and (rnd.results_released or organiser),
+        "tables": selectors.round_tables(rnd) if show_draw else [],
     })
 
 
@@ -153,7 +165,8 @@ def projector(request, slug):
     by name) and the standings, in large type for a wall, refreshing itself
     every ``?every=`` seconds (20)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    rnd = tournament.round_set.order_by("-number").first()
+    # the wall shows only what the organiser has released, whoever opens it
+    rnd = tournament.round_set.filter(draw_released=True).order_by("-number").first()
     draw = []
     if rnd is not None:
         for t in selectors.round_tables(rnd):
@@ -162,8 +175,9 @@ def projector(request, slug):
                 draw.append({"name": name, "table": t["table"].number, "seat": seat.position + 1,
                              "ai": seat.entry is None})
         draw.sort(key=lambda d: (d["ai"], d["name"].casefold()))
-    closed = [r.number for r in tournament.round_set.all() if r.status == Round.Status.CLOSED]
-    standings = selectors.tournament_standings(tournament) if closed else []
+    closed = [r.number for r in tournament.round_set.all()
+              if r.status == Round.Status.CLOSED and r.results_released]
+    standings = selectors.tournament_standings(tournament, released_only=True) if closed else []
     every = request.GET.get("every", "20")
     every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 20
     return render(request, "league/projector.html", {
@@ -176,9 +190,15 @@ def projector(request, slug):
 
 
 def _round_paper(request, tournament, rnd) -> dict:
-    """What the round's paper shows, for the page and for the PDF alike."""
-    import segno
+    """What the round's paper shows, for the page and for the PDF alike.
 
+    :raises Http404: the round's draw is not released (and the reader is
+        not the organiser)."""
+    import segno
+    from django.http import Http404
+
+    if not rnd.draw_released and not _organiser(request):
+        raise Http404(gettext("the draw of round %(n)s is not released yet") % {"n": rnd.number})
     tables = selectors.round_tables(rnd)
     by_name = sorted(({"name": s.entry.player.name if s.entry else str(s), "table": t["table"].number,
                        "seat": s.position + 1} for t in tables for s in t["seats"]),
@@ -340,13 +360,16 @@ def standings_csv(tournament: Tournament, rows) -> HttpResponse:
     return response
 
 
-def results_csv(tournament: Tournament) -> HttpResponse:
-    """Every game result as CSV: round, table, game, seat, player, score, won."""
+def results_csv(tournament: Tournament, released_only: bool = False) -> HttpResponse:
+    """Every game result as CSV: round, table, game, seat, player, score, won
+    (``released_only``: of the rounds whose results are released)."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-results.csv"'
     writer = _writer(response)
     writer.writerow(["round", "table", "game", "seat", "player", "score", "won", "source"])
     for rnd in tournament.round_set.all():
+        if released_only and not rnd.results_released:
+            continue
         for t in selectors.round_tables(rnd):
             for g in t["games"]:
                 res = g["result"]
@@ -363,12 +386,13 @@ def results_csv(tournament: Tournament) -> HttpResponse:
 
 def tournament_standings_csv(request, slug):
     tournament = get_object_or_404(Tournament, slug=slug)
-    return standings_csv(tournament, selectors.tournament_standings(tournament))
+    return standings_csv(tournament, selectors.tournament_standings(
+        tournament, released_only=not _organiser(request)))
 
 
 def tournament_results_csv(request, slug):
     tournament = get_object_or_404(Tournament, slug=slug)
-    return results_csv(tournament)
+    return results_csv(tournament, released_only=not _organiser(request))
 
 
 def table_entry(request, code):
