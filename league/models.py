@@ -374,3 +374,26 @@ class SheetEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {self.by} ({self.status})"
+
+
+class SeatingConflict(models.Model):
+    """Two players of a tournament who must not sit at one table (family, a
+    team): the seating keeps them apart where the tables allow, and the
+    desk's swap costs count them. Stored with ``player_a`` the lower id."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="seating_conflicts")
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=120, blank=True, help_text="e.g. family, the same team")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player_a", "player_b"], name="seating_conflict_unique"),
+            models.CheckConstraint(condition=models.Q(player_a__lt=models.F("player_b")),
+                                   name="seating_conflict_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a} / {self.player_b} in {self.tournament}"

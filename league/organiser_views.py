@@ -91,6 +91,23 @@ def round_desk(request, slug, number):
                         "release-results": _("round %(n)s's results released: the public standings count them"),
                         "withhold-results": _("round %(n)s's results withheld from the public pages and the "
                                               "projector")}[action] % {"n": rnd.number}
+            elif action == "conflict-add":
+                pa, pb = (_int(request.POST.get(k)) for k in ("player_a", "player_b"))
+                players = {p.pk: p for p in Player.objects.filter(pk__in=[x for x in (pa, pb) if x is not None])}
+                if pa not in players or pb not in players:
+                    raise services.LeagueError(_("choose the two players who must not sit together"))
+                conflict = services.seating_conflict_add(tournament=tournament, player_a=players[pa],
+                                                         player_b=players[pb], reason=request.POST.get("reason", ""))
+                done = (_("%(a)s and %(b)s will not sit at one table (from the next seating; the swap costs "
+                          "count them now)") % {"a": conflict.player_a.name, "b": conflict.player_b.name})
+            elif action == "conflict-remove":
+                from .models import SeatingConflict
+
+                conflict = get_object_or_404(SeatingConflict, pk=_int(request.POST.get("conflict")) or 0,
+                                             tournament=tournament)
+                services.seating_conflict_remove(conflict=conflict)
+                done = _("%(a)s and %(b)s may sit together again") % {"a": conflict.player_a.name,
+                                                                       "b": conflict.player_b.name}
             elif action == "dispute":
                 from games import disputes
                 from games.errors import GameServiceError
@@ -126,7 +143,8 @@ def round_desk(request, slug, number):
                 done = _("%(game)s: sent back to the table to enter again") % {"game": entry.game}
             else:
                 raise services.LeagueError(_("unknown action %(a)r (start, close, swap, reseat, release-draw, withhold-draw, "
-                                             "release-results, withhold-results, dispute, accept or send-back)")
+                                             "release-results, withhold-results, conflict-add, conflict-remove, dispute, "
+                                             "accept or send-back)")
                                            % {"a": action})
         except services.LeagueError as exc:
             message, status = str(exc), 400
@@ -153,7 +171,18 @@ def round_desk(request, slug, number):
         for t in tables for s in t["seats"]]
     every = request.GET.get("every", "15")
     every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 15
+    from .models import SeatingConflict
+    from .seating import seating_conflicts
+
+    conflicts = list(SeatingConflict.objects.filter(tournament=tournament).select_related("player_a", "player_b"))
+    layout, _where = selectors.round_layout(rnd)
+    names = {p.pk: p.name for c in conflicts for p in (c.player_a, c.player_b)}
+    together = [{"table": t + 1, "names": sorted(names.get(p, str(p)) for p in pair)}
+                for t, pair in seating_conflicts(layout, [(c.player_a_id, c.player_b_id) for c in conflicts])]
     return render(request, "league/round_desk.html", {
+        "conflicts": conflicts, "together": together,
+        "entrants": [(e.player_id, e.player.name) for e in tournament.entries.select_related("player")
+                     .order_by("player__name")],
         "tournament": tournament, "round": rnd, "tables": tables, "every": every,
         "counts": [(s, counts[s], selectors.DESK_STATE_LABELS[s]) for s in selectors.DESK_STATES if counts[s]],
         "message": message, "error": status != 200,

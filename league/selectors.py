@@ -17,7 +17,7 @@ from .charts import Series, places_series
 from .models import (Club, League, Player, Result, ResultEvent, Round, Seat,
                      TableGame, Tournament)
 from .ratings import Rating, compute_ratings
-from .seating import seating_repeats
+from .seating import seating_conflicts, seating_repeats
 from .standings import (DEFAULT_PRECEDENCE, GameResult, Standing,
                         compute_standings, places_by_round)
 
@@ -528,6 +528,18 @@ def round_layout(rnd: Round) -> tuple[list[list], dict[int, tuple[int, int]]]:
     return layout, where
 
 
+def seating_conflict_pairs(tournament: Tournament) -> list[tuple[int, int]]:
+    """The tournament's pairs who must not sit together, as player ids."""
+    from .models import SeatingConflict
+
+    return list(SeatingConflict.objects.filter(tournament=tournament).values_list("player_a_id", "player_b_id"))
+
+
+def layout_conflicts(rnd: Round, layout) -> int:
+    """How many pairs who must not sit together share a table in ``layout``."""
+    return len(seating_conflicts(layout, seating_conflict_pairs(rnd.tournament)))
+
+
 def layout_repeats(rnd: Round, layout) -> tuple[int, int]:
     """Repeat meetings and repeat seats of ``layout`` for round ``rnd``."""
     return seating_repeats(layout, seating_history(rnd.tournament, before=rnd.number))
@@ -552,19 +564,21 @@ def round_seating_final(rnd: Round) -> str | None:
 
 
 def round_swap_cost(rnd: Round, seat_a: int, seat_b: int) -> dict | None:
-    """What swapping two seats of a round would cost: the round's repeat
-    meetings and repeat seats now and after the swap, and who moves where;
+    """What swapping two seats of a round would cost: the pairs at one table
+    who must not sit together, the round's repeat meetings and repeat
+    seats, now and after the swap (compared in that order), and who moves
+    where;
     ``None`` when either seat is not of this round."""
     layout, where = round_layout(rnd)
     if seat_a not in where or seat_b not in where or seat_a == seat_b:
         return None
-    before = layout_repeats(rnd, layout)
+    before = (layout_conflicts(rnd, layout),) + layout_repeats(rnd, layout)
     (ta, pa), (tb, pb) = where[seat_a], where[seat_b]
     after_layout = [list(t) for t in layout]
     after_layout[ta][pa], after_layout[tb][pb] = layout[tb][pb], layout[ta][pa]
-    after = layout_repeats(rnd, after_layout)
+    after = (layout_conflicts(rnd, after_layout),) + layout_repeats(rnd, after_layout)
     return {"a": (ta + 1, pa + 1), "b": (tb + 1, pb + 1),
-            "mates": (before[0], after[0]), "seats": (before[1], after[1]),
+            "conflicts": (before[0], after[0]), "mates": (before[1], after[1]), "seats": (before[2], after[2]),
             "better": after < before, "worse": after > before}
 
 

@@ -243,6 +243,33 @@ def round_reseat(*, round: Round, seed: str | None = None) -> Round:
             raise LeagueError(f"round {number}: {exc}") from None
 
 
+def seating_conflict_add(*, tournament: Tournament, player_a: Player, player_b: Player,
+                         reason: str = "") -> "SeatingConflict":
+    """Two players who must not sit at one table from the next seating on
+    (the same pair again returns the pair stored).
+
+    :raises LeagueError: one player twice, or a player not entered.
+    """
+    from .models import SeatingConflict
+
+    if player_a.pk == player_b.pk:
+        raise LeagueError(gettext("choose two different players"))
+    entered = set(tournament.entries.filter(player__in=[player_a, player_b]).values_list("player_id", flat=True))
+    for p in (player_a, player_b):
+        if p.pk not in entered:
+            raise LeagueError(gettext("%(name)s is not entered in %(tournament)s")
+                              % {"name": p.name, "tournament": tournament.name})
+    a, b = sorted((player_a, player_b), key=lambda p: p.pk)
+    conflict, _ = SeatingConflict.objects.get_or_create(
+        tournament=tournament, player_a=a, player_b=b, defaults={"reason": " ".join(reason.split())[:120]})
+    return conflict
+
+
+def seating_conflict_remove(*, conflict) -> None:
+    """The pair may sit together again (from the next seating on)."""
+    conflict.delete()
+
+
 def round_release(*, round: Round, draw: bool | None = None, results: bool | None = None) -> Round:
     """Release (``True``) or withhold (``False``) the round's draw or its
     results on the public pages and the projector; ``None`` leaves that one
