@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 
 from .charts import Series, places_series
 from .models import (Club, League, Player, Result, ResultEvent, Round, Seat,
@@ -34,8 +34,6 @@ def _description(family: str):
 
 def family_name(family: str) -> str:
     """The family's name for people (its description's ``title``)."""
-    from django.utils.translation import gettext
-
     described = _description(family)
     return gettext(described.title) if described is not None else family.replace("_", " ").capitalize()
 
@@ -43,8 +41,6 @@ def family_name(family: str) -> str:
 def variant_name(variant) -> str:
     """A variant's name for people, in the reader's language (a game class
     or its key; the key itself for a variant the engine does not know)."""
-    from django.utils.translation import gettext
-
     from engine.errors import EngineError
     from engine.registry import find_variant
 
@@ -58,8 +54,6 @@ def variant_name(variant) -> str:
 
 def ai_level_name(family: str, level: str) -> str:
     """An AI level's name for people, in the reader's language."""
-    from django.utils.translation import gettext
-
     described = _description(family)
     return gettext(described.ai_level_title(level)) if described is not None else level
 
@@ -552,14 +546,15 @@ def round_seating_final(rnd: Round) -> str | None:
     from .models import SheetEntry
 
     if rnd.status != Round.Status.SEATED:
-        return f"round {rnd.number} is {rnd.get_status_display()}: its seating is final"
+        return gettext("round %(n)s is %(status)s: its seating is final") % {"n": rnd.number,
+                                                                            "status": rnd.get_status_display()}
     if rnd.started_at is not None:
-        return f"round {rnd.number}'s clock has started: its seating is final"
+        return gettext("round %(n)s's clock has started: its seating is final") % {"n": rnd.number}
     if TableGame.objects.filter(table__round=rnd, stream__isnull=False).exists():
-        return f"round {rnd.number} has games under way: its seating is final"
+        return gettext("round %(n)s has games under way: its seating is final") % {"n": rnd.number}
     if ResultEvent.objects.filter(game__table__round=rnd).exists() \
             or SheetEntry.objects.filter(game__table__round=rnd).exists():
-        return f"round {rnd.number} has results entered: its seating is final"
+        return gettext("round %(n)s has results entered: its seating is final") % {"n": rnd.number}
     return None
 
 
