@@ -144,6 +144,15 @@ class TiebreakField(forms.Field):
         raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]')
 
 
+class _LevelChoiceField(forms.ChoiceField):
+    """The family's AI levels as a list; the value is checked by the form's
+    ``clean`` against the family (an old level of another family, or the
+    league's default, is mapped to the family's own there)."""
+
+    def valid_value(self, value):
+        return True
+
+
 class TournamentForm(forms.ModelForm):
     """The tournament in the admin: the variant from a list, its rule options
     as real fields (one per option, with the engine's sentence), the
@@ -187,7 +196,7 @@ class TournamentForm(forms.ModelForm):
 
             levels = list(family_for(cls.family).ai_levels())
             field = self.fields["ai_level"]
-            self.fields["ai_level"] = forms.ChoiceField(
+            self.fields["ai_level"] = _LevelChoiceField(
                 choices=[(level, selectors.ai_level_name(cls.family, level)) for level in levels] or [("", "–")],
                 required=False, label=field.label, help_text=field.help_text,
                 initial=services.ai_level_for(cls.family, self.instance.ai_level or ""))
