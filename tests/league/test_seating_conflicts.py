@@ -53,6 +53,7 @@ def test_the_desk_enters_a_pair_the_seating_keeps_it_and_the_swap_cost_counts_it
     assert response.status_code == 302
     page = official.get(desk).content.decode()
     assert "sit together" in page and 'id="conflicts-together"' in page and "(sisters)" in page
+    assert "1 pair who must not sit together shares a table" in page
     # the swap cost counts it: moving b to table 2 ends the conflict
     seat_b = first.seats.get(entry__player=b)
     other = rnd.tables.get(number=2).seats.order_by("position").first()
