@@ -12,7 +12,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from . import selectors, services, views
-from .models import (Club, Entry, League, Player, Result, ResultEvent, Round,
+from .models import (Club, Entry, League, Player, Result, ResultEvent, Round, SeatingConflict,
                      TableGame, Tournament)
 from .services import LeagueError
 from .sheet_forms import form_for, sheet_of
@@ -283,3 +283,12 @@ class EntryAdmin(admin.ModelAdmin):
                 services.entry_withdraw(entry=entry)
             except LeagueError as exc:
                 self.message_user(request, str(exc), messages.ERROR)
+
+
+@admin.register(SeatingConflict)
+class SeatingConflictAdmin(admin.ModelAdmin):
+    """Pairs who must not sit together (entered on the round desk)."""
+
+    list_display = ["tournament", "player_a", "player_b", "reason", "created_at"]
+    list_filter = ["tournament"]
+    autocomplete_fields = ["player_a", "player_b"]
