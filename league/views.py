@@ -27,6 +27,12 @@ from .models import Club, League, Player, Round, Tournament
 from .standings import METRICS
 
 
+def chart_labels() -> dict[str, str]:
+    """The chart's words in the reader's language."""
+    return {"empty": gettext("no rounds played yet"), "x": gettext("round (place after it, all rounds so far)"),
+            "y": gettext("place"), "legend": gettext("Final place"), "round": gettext("R%(n)s")}
+
+
 def absolute_url(request, path: str) -> str:
     """``path`` as a full address: under ``settings.SITE_URL`` (the public
     address players reach) when it is set, else under the address the
@@ -144,7 +150,7 @@ def tournament_standings(request, slug):
         "organiser": not public,
         "rows": ranked, "unranked": unranked,
         "chart": mark_safe(places_chart(
-            series, title=_("Places over rounds: %(name)s") % {"name": tournament.name})) if series else "",
+            series, title=_("Places over rounds: %(name)s") % {"name": tournament.name}, labels=chart_labels())) if series else "",
     })
 
 
@@ -279,7 +285,8 @@ def club_detail(request, slug):
     if chart_tournament is not None:
         members = club.players.values_list("pk", flat=True)
         series = selectors.tournament_places_series(chart_tournament, players=members)
-        chart = places_chart(series, title=_("Places over rounds: %(name)s") % {"name": chart_tournament.name})
+        chart = places_chart(series, title=_("Places over rounds: %(name)s") % {"name": chart_tournament.name},
+                             labels=chart_labels())
     return render(request, "league/club.html", {
         "club": club, "boards": _boards(selectors.club_leaderboards(club)),
         "chart": mark_safe(chart), "chart_tournament": chart_tournament,

@@ -50,3 +50,21 @@ def test_the_sign_in_page_and_the_link_in_dutch_and_german():
     assert "Aanmelden" in nl and "Wachtwoord" in nl
     de = Client(HTTP_ACCEPT_LANGUAGE="de").get("/").content.decode()
     assert ">Anmelden</a>" in de
+
+
+def test_the_chart_speaks_the_language():
+    from league.charts import Series, places_chart
+
+    svg = places_chart([Series("Ann", [(1, 1), (2, 2)]), Series("Ben", [(1, 2), (2, 1)])],
+                       labels={"legend": "Son sıra", "round": "T%(n)s", "y": "sıra", "x": "tur"})
+    assert "Son sıra" in svg and ">T2</text>" in svg and "Final place" not in svg and ">R1<" not in svg
+    assert "Final place" in places_chart([Series("Ann", [(1, 1)])])           # English by default
+
+
+def test_the_standings_chart_in_turkish(make_tournament):
+    t = make_tournament(4, rounds=1)
+    rnd = services.round_seat(tournament=t, seed="chart")
+    for game in rnd.tables.get().games.all():
+        services.result_record_score_sheet(game=game, racks=["", "R1", "R2", "R3"], actor="test")
+    page = Client(HTTP_ACCEPT_LANGUAGE="tr").get(f"/t/{t.slug}/").content.decode()
+    assert "Son sıra" in page and ">T1</text>" in page and "Final place" not in page
