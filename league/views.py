@@ -172,9 +172,11 @@ def projector(request, slug):
     every ``?every=`` seconds (20)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     # the wall shows only what the organiser has released, whoever opens it
+    latest = tournament.round_set.order_by("-number").first()
     rnd = tournament.round_set.filter(draw_released=True).order_by("-number").first()
+    waiting = latest is not None and not latest.draw_released   # the next draw, not released yet
     draw = []
-    if rnd is not None:
+    if rnd is not None and not waiting:
         for t in selectors.round_tables(rnd):
             for seat in t["seats"]:
                 name = seat.entry.player.name if seat.entry else str(seat)
@@ -187,7 +189,7 @@ def projector(request, slug):
     every = request.GET.get("every", "20")
     every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 20
     return render(request, "league/projector.html", {
-        "tournament": tournament, "round": rnd, "draw": draw, "every": every,
+        "tournament": tournament, "round": rnd, "draw": draw, "every": every, "waiting": waiting,
         "after": max(closed) if closed else None,
         "columns": _columns(tournament.precedence)[:3],
         "rows": [r for r in _rows(standings, marks=selectors.tournament_entry_marks(tournament))

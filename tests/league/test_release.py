@@ -39,7 +39,7 @@ def test_the_draw_and_the_results_wait_for_the_organiser(make_tournament, offici
     assert public.get(f"/t/{t.slug}/round/1/print/").status_code == 404
     assert official.get(f"/t/{t.slug}/round/1/print/").status_code == 200
     wall = public.get(f"/t/{t.slug}/projector/").content.decode()
-    assert "P01" not in wall
+    assert "P01" not in wall and 'id="draw-waiting"' in wall
     # the desk releases the draw
     desk = f"/t/{t.slug}/round/1/desk/"
     assert 'id="release-draw"' in official.get(desk).content.decode()
