@@ -40,6 +40,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -247,7 +248,28 @@ STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "static_collected"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 
-LOGIN_URL = "admin:login"
+# the sign-in page for organisers and players (Django's login view with
+# the site's own template, accounts/login/); the admin keeps its own
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+
+def env_site_url(name: str) -> str:
+    """The public address of the site (``https://club.example.org``), with
+    no trailing slash, or ``""``. :raises ImproperlyConfigured: not an
+    http(s) address."""
+    raw = (os.environ.get(name) or "").strip().rstrip("/")
+    if raw and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", raw):
+        raise ImproperlyConfigured(f"{name}={raw!r} is not an http(s) address (e.g. https://club.example.org)")
+    return raw
+
+
+# The address players reach the site at (SITE_URL, e.g. https://club.example.org):
+# every QR code and absolute link the pages print uses it, and the desks
+# show it. Empty: the address the organiser browses with (127.0.0.1 on a
+# laptop is not one a phone can open: set it for an evening).
+SITE_URL = env_site_url("SITE_URL")
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -5,6 +5,7 @@ from importlib.util import find_spec
 
 from django.contrib import admin
 from django.templatetags.static import static
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 from django.views.i18n import JavaScriptCatalog
@@ -12,6 +13,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    # sign in and out for organisers (the pages' "Sign in" link; the admin keeps its own)
+    path("accounts/login/", auth_views.LoginView.as_view(template_name="registration/login.html",
+                                                         redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="api-docs"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="api-redoc"),

@@ -130,9 +130,16 @@ class Family:
     name: ClassVar[str] = ""
     #: its name for people
     title: ClassVar[str] = ""
-    #: each variant's name for people, by the engine's variant key (a
-    #: variant missing here is shown as the family's title and its key)
+    #: each variant's name for people, by variant key (a variant left out
+    #: is called by the family's ``title``)
     variant_titles: ClassVar[dict[str, str]] = {}
+    #: each AI level's name for people, by level key (a level left out is
+    #: shown by its key)
+    ai_level_titles: ClassVar[dict[str, str]] = {
+        "random": "Beginner (random legal moves)",
+        "greedy": "Club player (plays the most it can)",
+        "strong": "Strong (searches for the best play)",
+    }
     #: where it is listed among families (lower first)
     order: ClassVar[int] = 50
     #: ``"per-seat"``: a round at a table is one game per seat, the first
@@ -160,6 +167,10 @@ class Family:
 
     def __repr__(self) -> str:
         return f"<Family {self.name}>"
+
+    def ai_level_title(self, level: str) -> str:
+        """An AI level's name for people (English; the pages translate it)."""
+        return self.ai_level_titles.get(level, level)
 
     # --- rounds -----------------------------------------------------------
     def games_per_table(self, seats: int) -> int:

@@ -32,6 +32,12 @@ def variants() -> list[type]:
     return [cls for cls in registry.VARIANTS if cls.family in registry.FAMILIES]
 
 
+def variant_title(cls) -> str:
+    """The variant's name for people, in the reader's language (the family's
+    description names it: :attr:`engine.family.Family.variant_titles`)."""
+    return gettext(registry.family_for(cls.family).variant_title(cls.variant))
+
+
 def default_rules(cls) -> dict[str, Any]:
     return cls.rules_to_dict(cls.rules_from_dict(None))
 
@@ -46,7 +52,7 @@ class NewGameForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.variant_cls = next((c for c in variants() if c.variant == variant), variants()[0])
         cls = self.variant_cls
-        self.fields["variant"].choices = [(c.variant, gettext(registry.family_for(c.family).variant_title(c.variant)) + " ("
+        self.fields["variant"].choices = [(c.variant, variant_title(c) + " ("
                                            + gettext("%(low)s-%(high)s players") % {"low": c.min_players,
                                                                                     "high": c.max_players} + ")")
                                           for c in variants()]

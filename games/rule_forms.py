@@ -49,6 +49,15 @@ class RuleOptionsWidget(forms.Widget):
     def __init__(self, variant_cls=None, attrs=None):
         super().__init__(attrs)
         self.variant_cls = variant_cls
+        #: option name -> its error, set by the field's check and drawn
+        #: beside that option's input (not under the whole block)
+        self.option_errors: dict[str, str] = {}
+
+    @property
+    def inline_errors(self) -> set[str]:
+        """The errors drawn beside their option (a page lists the field's
+        other errors under the block)."""
+        return set(self.option_errors.values())
 
     def options(self) -> list[dict[str, Any]]:
         return translated(self.variant_cls.rule_options()) if self.variant_cls is not None else []
@@ -85,12 +94,15 @@ class RuleOptionsWidget(forms.Widget):
                                     key, ident, value, option["low"], option["high"])
             else:
                 field = format_html('<select name="{}" id="{}">{}</select>', key, ident, format_html_join(
-                    "", '<option value="{}"{}>{}: {}</option>',
-                    ((v, mark_safe(" selected") if v == value else "", v, what) for v, what in option["choices"])))
+                    "", '<option value="{}"{}>{}</option>',
+                    ((v, mark_safe(" selected") if v == value else "", what) for v, what in option["choices"])))
+            error = self.option_errors.get(option["name"])
             rows.append(format_html(
-                '<div class="rule-option" data-option="{}"><label for="{}">{}</label> {}'
+                '<div class="rule-option{}" data-option="{}"><label for="{}">{}</label> {}{}'
                 '<div class="help" id="{}_helptext">{}</div></div>',
-                option["name"], ident, option["label"], field, ident, option["help"]))
+                " has-error" if error else "", option["name"], ident, option["label"], field,
+                format_html('<ul class="errorlist" id="{}_error"><li>{}</li></ul>', ident, error) if error else "",
+                ident, option["help"]))
         if not rows:
             return format_html('<p class="help">{}</p>', gettext("Pick a variant: its rule options appear here."))
         return format_html('<div class="rule-options">{}</div>', mark_safe("".join(rows)))
@@ -121,8 +133,8 @@ class RuleOptionsField(forms.Field):
         if self.variant_cls is None:
             return {}
         typed: dict[str, Any] = {}
-        errors = []
-        for option in self.variant_cls.rule_options():
+        errors = {}
+        for option in translated(self.variant_cls.rule_options()):
             name = option["name"]
             if name not in value:
                 continue
@@ -133,21 +145,27 @@ class RuleOptionsField(forms.Field):
                 try:
                     number = int(str(raw).strip())
                 except ValueError:
-                    errors.append(f"{option['label']}: a whole number from {option['low']} to {option['high']}, "
-                                  f"not {raw!r}")
+                    errors[name] = gettext("%(option)s: a whole number from %(low)s to %(high)s, not %(value)s") % {
+                        "option": option["label"], "low": option["low"], "high": option["high"],
+                        "value": repr(raw)}
                     continue
                 if not option["low"] <= number <= option["high"]:
-                    errors.append(f"{option['label']}: from {option['low']} to {option['high']}, not {number}")
+                    errors[name] = gettext("%(option)s: from %(low)s to %(high)s, not %(value)s") % {
+                        "option": option["label"], "low": option["low"], "high": option["high"],
+                        "value": number}
                     continue
                 typed[name] = number
             else:
                 allowed = [v for v, _ in option["choices"]]
                 if raw not in allowed:
-                    errors.append(f"{option['label']}: one of {', '.join(allowed)}, not {raw!r}")
+                    errors[name] = gettext("%(option)s: one of %(allowed)s, not %(value)s") % {
+                        "option": option["label"], "allowed": "; ".join(what for _, what in option["choices"]),
+                        "value": repr(raw)}
                     continue
                 typed[name] = raw
+        self.widget.option_errors = errors
         if errors:
-            raise forms.ValidationError(errors)
+            raise forms.ValidationError(list(errors.values()))
         return typed
 
     def clean(self, value):

@@ -12,7 +12,7 @@ from django.urls import path, reverse
 from django.utils.html import format_html
 
 from . import selectors, services, views
-from .models import (Club, Entry, League, Player, Result, ResultEvent, Round,
+from .models import (Club, Entry, League, Player, Result, ResultEvent, Round, SeatingConflict,
                      TableGame, Tournament)
 from .services import LeagueError
 from .sheet_forms import form_for, sheet_of
@@ -172,7 +172,8 @@ class TournamentAdmin(admin.ModelAdmin):
             "tournament": tournament, "chosen": rounds[0] if rounds else None,
             "round_numbers": list(tournament.round_set.values_list("number", flat=True)),
             "columns": [METRICS[k] for k in tournament.precedence],
-            "rows": views._rows(standings, selectors.player_ratings(tournament.family)),
+            "rows": views._rows(standings, selectors.player_ratings(tournament.family),
+                                selectors.tournament_entry_marks(tournament)),
         }
         return TemplateResponse(request, "league/admin/standings.html", context)
 
@@ -282,3 +283,12 @@ class EntryAdmin(admin.ModelAdmin):
                 services.entry_withdraw(entry=entry)
             except LeagueError as exc:
                 self.message_user(request, str(exc), messages.ERROR)
+
+
+@admin.register(SeatingConflict)
+class SeatingConflictAdmin(admin.ModelAdmin):
+    """Pairs who must not sit together (entered on the round desk)."""
+
+    list_display = ["tournament", "player_a", "player_b", "reason", "created_at"]
+    list_filter = ["tournament"]
+    autocomplete_fields = ["player_a", "player_b"]

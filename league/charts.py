@@ -58,9 +58,18 @@ def places_series(places: Mapping[int, Mapping[Hashable, int]],
     return sorted(series, key=lambda s: (s.final[1], -s.final[0], s.label))
 
 
+#: the chart's words, in English; a page passes them in its reader's language
+LABELS = {"empty": "no rounds played yet", "x": "round (place after it, all rounds so far)",
+          "y": "place", "legend": "Final place", "round": "R%(n)s"}
+
+
 def places_chart(series: list[Series], *, width: int = 640, height: int = 320,
-                 title: str = "Places over rounds") -> str:
+                 title: str = "Places over rounds", labels: dict[str, str] | None = None) -> str:
     """A line chart of places (1 at the top) against rounds, as SVG text.
+
+    ``labels`` overrides the chart's words (:data:`LABELS`: ``empty``,
+    ``x``, ``y``, ``legend``, ``round`` with ``%(n)s``) for a page in
+    another language.
 
     Each series is a ``<g class="series">`` with one polyline and one circle
     per round; the legend at the right lists the series in order of their
@@ -68,6 +77,7 @@ def places_chart(series: list[Series], *, width: int = 640, height: int = 320,
     apart so none hides another. Labels are escaped; an empty ``series``
     gives a chart saying so.
     """
+    words = {**LABELS, **(labels or {})}
     pad_l, pad_t, pad_b = 56, 20, 44
     label_w = max([len(s.label) for s in series] + [6]) * 7 + 50
     pad_r = min(max(label_w, 120), 260)
@@ -80,7 +90,7 @@ def places_chart(series: list[Series], *, width: int = 640, height: int = 320,
            f'<title>{escape(title)}</title>']
     if not rounds:
         out.append(f'<text x="{width // 2}" y="{height // 2}" text-anchor="middle">'
-                   'no rounds played yet</text></svg>')
+                   f'{escape(words["empty"])}</text></svg>')
         return "".join(out)
     worst = max(places)
     plot_w = width - pad_l - pad_r
@@ -110,18 +120,18 @@ def places_chart(series: list[Series], *, width: int = 640, height: int = 320,
         out.append(f'<line x1="{x(r):.1f}" y1="{pad_t}" x2="{x(r):.1f}" '
                    f'y2="{pad_t + plot_h}" stroke="#ddd"/>')
         out.append(f'<text x="{x(r):.1f}" y="{pad_t + plot_h + 18}" text-anchor="middle" '
-                   f'font-size="12">R{r}</text>')
+                   f'font-size="12">{escape(words["round"] % {"n": r})}</text>')
     for p in sorted(set(places) | {1, worst}):
         out.append(f'<text x="{pad_l - 10}" y="{y(p) + 4:.1f}" text-anchor="end" '
                    f'font-size="12">{p}</text>')
     out.append(f'<text x="{pad_l + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle" '
-               'font-size="12" fill="#555">round (place after it, all rounds so far)</text>')
+               f'font-size="12" fill="#555">{escape(words["x"])}</text>')
     out.append(f'<text x="14" y="{pad_t + plot_h / 2:.1f}" text-anchor="middle" '
                f'font-size="12" fill="#555" transform="rotate(-90 14 {pad_t + plot_h / 2:.1f})">'
-               'place</text>')
+               f'{escape(words["y"])}</text>')
     legend_x = width - pad_r + 16
     out.append(f'<g class="legend"><text x="{legend_x}" y="{pad_t + 4}" font-size="12" '
-               'font-weight="bold">Final place</text>')
+               f'font-weight="bold">{escape(words["legend"])}</text>')
     for i, s in enumerate(series):
         colour, dash = PALETTE[i % len(PALETTE)], DASHES[(i // len(PALETTE)) % len(DASHES)]
         ly = pad_t + 4 + LEGEND_ROW * (i + 1)

@@ -176,8 +176,8 @@ def _final_standings(*, tournament_id: int, round_number: int) -> dict[str, Any]
         written += ["tournament"] if w else []
     family = tournament.family  # boards and ratings are per family: points differ in kind
     if tournament.league_id:
-        table = next(b.standings for b in selectors.league_tables(tournament.league)
-                     if b.family == family)
+        table = next((b.standings for b in selectors.league_tables(tournament.league)
+                      if b.family == family), [])  # none yet while every result is withheld
         _, w = standings_event_record(subject=f"league:{tournament.league_id}:{family}",
                                       type="LeagueTable",
                                       payload={"league": tournament.league_id, "family": family,

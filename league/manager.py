@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .models import Entry, Round, Seat, Table, TableGame, Tournament
 from .seating import seat_round
-from .selectors import seating_history, tournament_standings
+from .selectors import seating_conflict_pairs, seating_history, tournament_standings
 
 
 def games_per_table(tournament: Tournament, seats: int) -> int:
@@ -43,9 +43,11 @@ def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> R
         method = Tournament.Seating.RANDOM
     seating = seat_round(ranked, table_size=tournament.table_size, seed=seed,
                          history=seating_history(tournament), method=method,
-                         allow_ai=tournament.ai_fill)
+                         allow_ai=tournament.ai_fill, conflicts=seating_conflict_pairs(tournament))
+    held = tournament.release_by_hand
     rnd = Round.objects.create(tournament=tournament, number=number, seed=seed,
                                seating_method=method, status=Round.Status.SEATED,
+                               draw_released=not held, results_released=not held,
                                repeat_mates=seating.repeat_mates,
                                repeat_seats=seating.repeat_seats)
     tables = Table.objects.bulk_create(

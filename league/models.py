@@ -100,6 +100,12 @@ class Tournament(models.Model):
         RANDOM = "random", _("random (fewest repeat table-mates)")
         STANDINGS = "standings", _("by standings (fewest repeat table-mates)")
 
+    class Ranking(models.TextChoices):
+        WINS = "wins", _("games won (then the tie-breaks)")
+        WIN_RATE = "win_rate", _("games won per game played")
+        POINTS_PER_GAME = "avg", _("points per game")
+        TABLE_SCORE = "table_score", _("table score (share of the table outscored, per game)")
+
     name = models.CharField(max_length=160)
     slug = models.SlugField(max_length=160, unique=True)
     club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.SET_NULL,
@@ -117,6 +123,13 @@ class Tournament(models.Model):
     tiebreaks = models.JSONField(default=list, blank=True,
                                  help_text="metric keys in order, e.g. "
                                            '["wins", "points", "h2h", "penalty"]')
+    ranking = models.CharField(
+        max_length=12, choices=Ranking.choices, default=Ranking.WINS,
+        help_text="what ranks first; a rate is fair when tables of 4 and 3 play different numbers of games")
+    release_by_hand = models.BooleanField(
+        default=False,
+        help_text="show each round's draw and results on the public pages and the projector only when "
+                  "the organiser releases them on the round's desk")
     ai_fill = models.BooleanField(default=False,
                                   help_text="fill short tables with AI seats "
                                             "instead of smaller tables")
@@ -146,9 +159,11 @@ class Tournament(models.Model):
 
     @property
     def precedence(self) -> list[str]:
-        from .standings import DEFAULT_PRECEDENCE
+        """The metric keys the standings rank by: the ranking basis first
+        (unless it is games won), then the tie-breaks."""
+        from .standings import ranked_precedence
 
-        return list(self.tiebreaks) or list(DEFAULT_PRECEDENCE)
+        return ranked_precedence(self.ranking or "wins", self.tiebreaks)
 
 
 class Entry(models.Model):
@@ -193,6 +208,11 @@ class Round(models.Model):
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     started_at = models.DateTimeField(null=True, blank=True,
                                       help_text="when the organiser started the round's clock")
+    #: whether the public pages and the projector show the round's draw and
+    #: its results (a tournament released by hand seats rounds with both
+    #: withheld; the organiser releases them on the desk)
+    draw_released = models.BooleanField(default=True)
+    results_released = models.BooleanField(default=True)
     closed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
@@ -357,3 +377,26 @@ class SheetEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game}: {self.by} ({self.status})"
+
+
+class SeatingConflict(models.Model):
+    """Two players of a tournament who must not sit at one table (family, a
+    team): the seating keeps them apart where the tables allow, and the
+    desk's swap costs count them. Stored with ``player_a`` the lower id."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="seating_conflicts")
+    player_a = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player_b = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    reason = models.CharField(max_length=120, blank=True, help_text="e.g. family, the same team")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player_a", "player_b"], name="seating_conflict_unique"),
+            models.CheckConstraint(condition=models.Q(player_a__lt=models.F("player_b")),
+                                   name="seating_conflict_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_a} / {self.player_b} in {self.tournament}"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.admin.views.decorators import staff_member_required as _staff_member_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -17,6 +17,21 @@ from django.utils.translation import gettext as _
 from . import selectors
 from . import table_entry as entries
 from .models import Entry, Player, Round, Tournament
+
+
+def staff_member_required(view):
+    """Staff only; anyone else is sent to the site's sign-in page (not the
+    admin's)."""
+    return _staff_member_required(view, login_url="login")
+
+
+def _site_address(request) -> dict:
+    """What the desks show of the public address: ``SITE_URL`` and whether
+    it is set (else the address browsed with, which a phone may not reach)."""
+    from django.conf import settings
+
+    return {"site_url": settings.SITE_URL or request.build_absolute_uri("/").rstrip("/"),
+            "site_url_set": bool(settings.SITE_URL)}
 
 
 def _dispute_kinds(family: str) -> list[tuple[str, str]]:
@@ -68,6 +83,31 @@ def round_desk(request, slug, number):
                 rnd = services.round_reseat(round=rnd)
                 done = (_("round %(n)s seated again (seed %(seed)s): print the new sheets")
                         % {"n": rnd.number, "seed": rnd.seed})
+            elif action in ("release-draw", "withhold-draw", "release-results", "withhold-results"):
+                verb, what = action.split("-")
+                rnd = services.round_release(round=rnd, **{what: verb == "release"})
+                done = {"release-draw": _("round %(n)s's draw released: the public pages and the projector show it"),
+                        "withhold-draw": _("round %(n)s's draw withheld from the public pages and the projector"),
+                        "release-results": _("round %(n)s's results released: the public standings count them"),
+                        "withhold-results": _("round %(n)s's results withheld from the public pages and the "
+                                              "projector")}[action] % {"n": rnd.number}
+            elif action == "conflict-add":
+                pa, pb = (_int(request.POST.get(k)) for k in ("player_a", "player_b"))
+                players = {p.pk: p for p in Player.objects.filter(pk__in=[x for x in (pa, pb) if x is not None])}
+                if pa not in players or pb not in players:
+                    raise services.LeagueError(_("choose the two players who must not sit together"))
+                conflict = services.seating_conflict_add(tournament=tournament, player_a=players[pa],
+                                                         player_b=players[pb], reason=request.POST.get("reason", ""))
+                done = (_("%(a)s and %(b)s will not sit at one table (from the next seating; the swap costs "
+                          "count them now)") % {"a": conflict.player_a.name, "b": conflict.player_b.name})
+            elif action == "conflict-remove":
+                from .models import SeatingConflict
+
+                conflict = get_object_or_404(SeatingConflict, pk=_int(request.POST.get("conflict")) or 0,
+                                             tournament=tournament)
+                services.seating_conflict_remove(conflict=conflict)
+                done = _("%(a)s and %(b)s may sit together again") % {"a": conflict.player_a.name,
+                                                                       "b": conflict.player_b.name}
             elif action == "dispute":
                 from games import disputes
                 from games.errors import GameServiceError
@@ -102,7 +142,9 @@ def round_desk(request, slug, number):
                 entries.sheet_entry_send_back(entry=entry)
                 done = _("%(game)s: sent back to the table to enter again") % {"game": entry.game}
             else:
-                raise services.LeagueError(_("unknown action %(a)r (start, close, swap, reseat, dispute, accept or send-back)")
+                raise services.LeagueError(_("unknown action %(a)r (start, close, swap, reseat, release-draw, withhold-draw, "
+                                             "release-results, withhold-results, conflict-add, conflict-remove, dispute, "
+                                             "accept or send-back)")
                                            % {"a": action})
         except services.LeagueError as exc:
             message, status = str(exc), 400
@@ -129,12 +171,24 @@ def round_desk(request, slug, number):
         for t in tables for s in t["seats"]]
     every = request.GET.get("every", "15")
     every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 15
+    from .models import SeatingConflict
+    from .seating import seating_conflicts
+
+    conflicts = list(SeatingConflict.objects.filter(tournament=tournament).select_related("player_a", "player_b"))
+    layout, _where = selectors.round_layout(rnd)
+    names = {p.pk: p.name for c in conflicts for p in (c.player_a, c.player_b)}
+    together = [{"table": t + 1, "names": sorted(names.get(p, str(p)) for p in pair)}
+                for t, pair in seating_conflicts(layout, [(c.player_a_id, c.player_b_id) for c in conflicts])]
     return render(request, "league/round_desk.html", {
+        "conflicts": conflicts, "together": together,
+        "entrants": [(e.player_id, e.player.name) for e in tournament.entries.select_related("player")
+                     .order_by("player__name")],
         "tournament": tournament, "round": rnd, "tables": tables, "every": every,
         "counts": [(s, counts[s], selectors.DESK_STATE_LABELS[s]) for s in selectors.DESK_STATES if counts[s]],
         "message": message, "error": status != 200,
         "all_in": bool(tables) and all(t["state"] == "result in" for t in tables),
         "seats": seats, "swap": swap, "seating_final": final, "kinds": _dispute_kinds(tournament.family),
+        **_site_address(request),
     }, status=status)
 
 
@@ -194,6 +248,7 @@ def check_in(request, slug):
         "next_round": (latest.number if latest else 0) + 1,
         "tournament": tournament, "entries": entries, "message": message or request.GET.get("done", ""),
         "error": status != 200, "present": sum(1 for e in entries if e.checked_in and e.withdrawn_after is None),
+        **_site_address(request),
     }, status=status)
 
 
@@ -234,7 +289,7 @@ def players_import(request):
                         where = f"?tournament={tournament.slug}&" if tournament else "?"
                         return redirect(f"{request.path}{where}done={quote(_import_summary(done, tournament))}")
                 context.update(rows=rows, csv=text, counts={
-                    k: sum(1 for r in rows if r.status == k) for k in ("new", "matched", "doubtful", "error")})
+                    k: sum(1 for r in rows if r.status == k) for k in ("new", "matched", "doubtful", "duplicate", "error")})
         if "error" in context:
             status = 400
             context["csv"] = text
@@ -289,6 +344,8 @@ def tournament_new(request):
     form = NewTournamentForm(request.POST or None, instance=instance)
     if request.method == "POST" and form.is_valid():
         tournament = form.save(commit=False)
+        if form.cleaned_data.get("new_club"):
+            tournament.club = services.club_for_name(name=form.cleaned_data["new_club"])
         base = slugify(tournament.name)[:150] or "tournament"
         slug, n = base, 2
         while Tournament.objects.filter(slug=slug).exists():
@@ -298,6 +355,5 @@ def tournament_new(request):
         done = _("%(name)s created: check the players in") % {"name": tournament.name}
         return redirect(f"{reverse('league:check-in', args=[tournament.slug])}?done={quote(done)}")
     return render(request, "league/tournament_new.html", {
-        "form": form, "variant": cls, "variants": [(c.variant, f"{selectors.family_name(c.family)} · "
-                                                              f"{c.variant}") for c in variants()],
+        "form": form, "variant": cls, "variants": [(c.variant, selectors.variant_name(c)) for c in variants()],
     }, status=400 if request.method == "POST" else 200)

@@ -12,8 +12,17 @@ players already stored:
   in another club: shown side by side and imported as a new player only
   when ticked;
 - **new**: nothing like it stored;
+- **duplicate**: the same player as an earlier line of the same file (the
+  same membership number, or the same name in the same club); never
+  imported twice, so the preview counts what the import does;
 - **error**: a row that cannot be read (no name, a rating that is not a
   number, a bad email); never imported.
+
+"Nearly the same name" (:func:`near_names`): the same letters once accents,
+case, spaces and punctuation are set aside, or an edit distance of 1 (2
+for names of 10 letters or more), or a :mod:`difflib` ratio of 0.85 or
+more: "Anneke de Vris" is near "Anneke de Vries". A new row near an
+earlier new row of the same file is doubtful too.
 """
 
 from __future__ import annotations
@@ -48,7 +57,7 @@ class Row:
     membership: str = ""
     rating: int | None = None
     email: str = ""
-    status: str = "new"          # new | matched | doubtful | error
+    status: str = "new"          # new | matched | doubtful | duplicate | error
     player: Player | None = None  # the match, or the near one for a doubtful row
     changes: list[str] = field(default_factory=list)
     why: str = ""
@@ -57,6 +66,35 @@ class Row:
 def _key(name: str) -> str:
     text = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode().casefold()
     return "".join(ch for ch in text if ch.isalnum())
+
+
+def edit_distance(a: str, b: str, limit: int = 3) -> int:
+    """Levenshtein distance of ``a`` and ``b`` (insertions, deletions and
+    substitutions), or ``limit`` + 1 as soon as it is known to exceed
+    ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        if min(current) > limit:
+            return limit + 1
+        previous = current
+    return previous[-1]
+
+
+def near_names(a: str, b: str) -> bool:
+    """Whether two names are nearly the same (see the module's docstring)."""
+    ka, kb = _key(a), _key(b)
+    if not ka or not kb:
+        return False
+    if ka == kb:
+        return True
+    allowed = 2 if min(len(ka), len(kb)) >= 10 else 1
+    return (edit_distance(ka, kb, allowed) <= allowed
+            or difflib.SequenceMatcher(None, ka, kb).ratio() >= 0.85)
 
 
 def parse(text: str) -> list[Row]:
@@ -117,10 +155,22 @@ def _classify(rows: list[Row]) -> None:
     players = list(Player.objects.select_related("club"))
     by_membership = {p.membership: p for p in players if p.membership}
     by_club_name = {((p.club.name.casefold() if p.club else ""), p.name.casefold()): p for p in players}
+    seen_membership: dict[str, Row] = {}
+    seen_name: dict[tuple[str, str], Row] = {}
+    earlier_new: list[Row] = []
     for row in rows:
         if row.status == "error":
             continue
         club = row.club.casefold()
+        first = (seen_membership.get(row.membership) if row.membership else None) \
+            or seen_name.get((club, row.name.casefold()))
+        if first is not None:
+            row.status, row.player = "duplicate", first.player
+            row.why = _("the same player as line %(line)s") % {"line": first.line}
+            continue
+        if row.membership:
+            seen_membership[row.membership] = row
+        seen_name[(club, row.name.casefold())] = row
         match = (by_membership.get(row.membership) if row.membership else None) or by_club_name.get((club, row.name.casefold()))
         if match is not None:
             row.status, row.player = "matched", match
@@ -134,17 +184,28 @@ def _classify(rows: list[Row]) -> None:
             if match.name != row.name and row.membership and match.membership == row.membership:
                 row.changes.append(_("name %(old)s → %(new)s") % {"old": match.name, "new": row.name})
             continue
-        key = _key(row.name)
         near = None
         for p in players:
             same_club = (p.club.name.casefold() if p.club else "") == club
-            if same_club and (_key(p.name) == key or difflib.SequenceMatcher(None, _key(p.name), key).ratio() >= 0.85):
+            if same_club and near_names(p.name, row.name):
                 near, row.why = p, _("close to %(name)s") % {"name": p.name} + (f" ({p.club.name})" if p.club else "")
                 break
-            if not same_club and p.name.casefold() == row.name.casefold():
-                near, row.why = p, _("the same name in %(club)s") % {"club": p.club.name if p.club else _("no club")}
+            if not same_club and near_names(p.name, row.name):
+                other = p.club.name if p.club else _("no club")
+                if p.name.casefold() == row.name.casefold():
+                    near, row.why = p, _("the same name in %(club)s") % {"club": other}
+                elif near is None:
+                    near, row.why = p, _("close to %(name)s") % {"name": p.name} + f" ({other})"
+        if near is None:
+            for other in earlier_new:
+                if other.club.casefold() == club and near_names(other.name, row.name):
+                    row.why = _("close to %(name)s (line %(line)s)") % {"name": other.name, "line": other.line}
+                    row.status = "doubtful"
+                    break
         if near is not None:
             row.status, row.player = "doubtful", near
+        if row.status == "new":
+            earlier_new.append(row)
 
 
 @transaction.atomic
@@ -155,7 +216,7 @@ def apply(rows: list[Row], *, take_doubtful: set[int] = frozenset()) -> dict:
     saved to (new or matched)."""
     out: dict = {"created": 0, "updated": 0, "skipped": 0, "players": []}
     for row in rows:
-        if row.status == "error" or (row.status == "doubtful" and row.line not in take_doubtful):
+        if row.status in ("error", "duplicate") or (row.status == "doubtful" and row.line not in take_doubtful):
             out["skipped"] += 1
             continue
         club = None

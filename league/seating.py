@@ -14,7 +14,8 @@ A round's seating is decided from:
 
 The cost of a seating is::
 
-    MATE_WEIGHT * sum over pairs at a table of times they already met
+    CONFLICT_WEIGHT * pairs at a table who must not sit together (family, a team)
+  + MATE_WEIGHT * sum over pairs at a table of times they already met
   + RANK_WEIGHT * sum over players of ((rank - table's mean rank) / size)^2  (standings)
   + SEAT_WEIGHT * sum over players of times they already had that seat
 
@@ -35,6 +36,7 @@ from dataclasses import dataclass
 from typing import Hashable, Iterable, Sequence
 
 METHODS = ("random", "standings")
+CONFLICT_WEIGHT = 100_000.0
 MATE_WEIGHT = 1000.0
 RANK_WEIGHT = 10.0
 SEAT_WEIGHT = 1.0
@@ -57,6 +59,9 @@ class Seating:
     repeat_mates: int
     repeat_seats: int
     seed: str
+    #: pairs who must not sit together and still share a table (0 unless
+    #: no seating keeps them apart: too few tables)
+    conflicts: int = 0
 
     def table_of(self, player) -> int:
         """Index of the table where ``player`` sits.
@@ -137,7 +142,7 @@ def meetings(history: Iterable[Sequence[Sequence[Hashable | None]]]
 def seat_round(players: Sequence[Hashable], *, table_size: int = 4,
                seed: str, history: Sequence = (), method: str = "random",
                allow_ai: bool = False, min_size: int = 3,
-               iterations: int | None = None) -> Seating:
+               iterations: int | None = None, conflicts: Iterable[Sequence] = ()) -> Seating:
     """Seat one round.
 
     :param players: ids to seat; for ``method="standings"`` in standings
@@ -147,6 +152,8 @@ def seat_round(players: Sequence[Hashable], *, table_size: int = 4,
     :param method: ``"random"`` or ``"standings"``.
     :param allow_ai: fill short tables with AI seats (``None``) instead of
         making smaller tables.
+    :param conflicts: pairs of ids who must not sit at one table (family,
+        a team); kept apart before anything else, where the tables allow.
     :raises SeatingError: unknown method, duplicate players, or no split of
         the players into tables (see :func:`table_sizes`).
     """
@@ -163,6 +170,7 @@ def seat_round(players: Sequence[Hashable], *, table_size: int = 4,
                          allow_ai=allow_ai)
     rng = random.Random(f"seating:{seed}")
     pairs, seat_counts = meetings(history)
+    apart = conflict_pairs(conflicts)
 
     # Slots: table index for every seat, AI seats included as None players.
     slot_table: list[int] = []
@@ -195,12 +203,42 @@ def seat_round(players: Sequence[Hashable], *, table_size: int = 4,
         assignment += [next(ai_it) for _ in range(ai)]
 
     tables = _anneal(assignment, slot_table, len(layout), pairs, ideal, centre, rng,
-                     iterations)
+                     iterations, apart)
     seated = tuple(tuple(None if isinstance(p, _AI) else p for p in _assign_seats(members, seat_counts, rng))
                    for members in tables)
     repeat_mates, repeat_seats = _repeats(seated, pairs, seat_counts)
     return Seating(tables=seated, repeat_mates=repeat_mates,
-                   repeat_seats=repeat_seats, seed=seed)
+                   repeat_seats=repeat_seats, seed=seed,
+                   conflicts=len(seating_conflicts(seated, apart)))
+
+
+def conflict_pairs(conflicts: Iterable[Sequence]) -> set[frozenset]:
+    """The pairs who must not sit together, as a set of 2-sets.
+
+    :raises SeatingError: a "pair" that is not two different players.
+    """
+    out = set()
+    for pair in conflicts:
+        pair = frozenset(pair)
+        if len(pair) != 2 or None in pair:
+            raise SeatingError(f"a seating conflict is two different players, not {sorted(map(str, pair))}")
+        out.add(pair)
+    return out
+
+
+def seating_conflicts(tables: Sequence[Sequence[Hashable | None]], conflicts: Iterable[Sequence]
+                      ) -> list[tuple[int, frozenset]]:
+    """The pairs who must not sit together but share a table, as
+    ``(table index, pair)``."""
+    apart = conflict_pairs(conflicts)
+    found = []
+    for t, members in enumerate(tables):
+        people = [p for p in members if p is not None]
+        for i, a in enumerate(people):
+            for b in people[i + 1:]:
+                if frozenset((a, b)) in apart:
+                    found.append((t, frozenset((a, b))))
+    return found
 
 
 def seating_repeats(tables: Sequence[Sequence[Hashable | None]], history: Sequence = ()) -> tuple[int, int]:
@@ -238,7 +276,7 @@ class _AI:
 
 
 def _anneal(assignment, slot_table, n_tables, pairs, ideal, centre, rng,
-            iterations):
+            iterations, apart=frozenset()):
     """Swap search over ``assignment`` (one entry per slot); returns the
     members of each table."""
     n = len(assignment)
@@ -254,8 +292,9 @@ def _anneal(assignment, slot_table, n_tables, pairs, ideal, centre, rng,
     def pair_cost(a, b) -> float:
         if isinstance(a, _AI) or isinstance(b, _AI):
             return 0.0
-        c = pairs.get(frozenset((a, b)), 0)
-        return MATE_WEIGHT * c * (c + 1) / 2  # a third meeting costs more
+        key = frozenset((a, b))
+        c = pairs.get(key, 0)
+        return MATE_WEIGHT * c * (c + 1) / 2 + (CONFLICT_WEIGHT if key in apart else 0.0)  # a third meeting costs more
 
     def rank_cost(p, t) -> float:
         if p not in ideal:

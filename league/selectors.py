@@ -11,13 +11,13 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext, pgettext_lazy
 
 from .charts import Series, places_series
 from .models import (Club, League, Player, Result, ResultEvent, Round, Seat,
                      TableGame, Tournament)
 from .ratings import Rating, compute_ratings
-from .seating import seating_repeats
+from .seating import seating_conflicts, seating_repeats
 from .standings import (DEFAULT_PRECEDENCE, GameResult, Standing,
                         compute_standings, places_by_round)
 
@@ -35,7 +35,27 @@ def _description(family: str):
 def family_name(family: str) -> str:
     """The family's name for people (its description's ``title``)."""
     described = _description(family)
-    return described.title if described is not None else family.replace("_", " ").capitalize()
+    return gettext(described.title) if described is not None else family.replace("_", " ").capitalize()
+
+
+def variant_name(variant) -> str:
+    """A variant's name for people, in the reader's language (a game class
+    or its key; the key itself for a variant the engine does not know)."""
+    from engine.errors import EngineError
+    from engine.registry import find_variant
+
+    try:
+        cls = variant if isinstance(variant, type) else find_variant(variant)
+    except EngineError:
+        return str(variant)
+    described = _description(cls.family)
+    return gettext(described.variant_title(cls.variant)) if described is not None else cls.variant
+
+
+def ai_level_name(family: str, level: str) -> str:
+    """An AI level's name for people, in the reader's language."""
+    described = _description(family)
+    return gettext(described.ai_level_title(level)) if described is not None else level
 
 
 def fewer_is_better(family: str) -> bool:
@@ -99,14 +119,20 @@ def _game_results(rows, seats) -> list[GameResult]:
     return out
 
 
-def tournament_results(tournament: Tournament, *, from_events: bool = False
-                       ) -> list[GameResult]:
+def tournament_results(tournament: Tournament, *, from_events: bool = False,
+                       released_only: bool = False) -> list[GameResult]:
     """Every confirmed game result of the tournament.
 
     :param from_events: fold the result events instead of reading the
         projection (the last event of each game is the one in force).
+    :param released_only: only rounds whose results the organiser has
+        released (what the public pages show).
     """
     seats = _seat_players({"table__round__tournament": tournament})
+    if released_only:
+        results = tournament_results(tournament, from_events=from_events)
+        shown = set(tournament.round_set.filter(results_released=True).values_list("number", flat=True))
+        return [g for g in results if g.round in shown]
     if not from_events:
         rows = (Result.objects.filter(status=Result.Status.CONFIRMED,
                                       game__table__round__tournament=tournament)
@@ -126,31 +152,51 @@ def tournament_results(tournament: Tournament, *, from_events: bool = False
 
 
 def tournament_standings(tournament: Tournament, *, rounds=None,
-                         from_events: bool = False) -> list[Standing]:
+                         from_events: bool = False, released_only: bool = False) -> list[Standing]:
     """Standings of the tournament's entries (players ids as ``player``).
 
     :param rounds: an iterable of round numbers (``None``: all).
+    :param released_only: only the results the organiser has released.
     :raises StandingsError: the tournament's precedence names an unknown metric.
     """
     players = tournament.entries.values_list("player_id", flat=True)
-    return compute_standings(tournament_results(tournament, from_events=from_events),
+    return compute_standings(tournament_results(tournament, from_events=from_events,
+                                                released_only=released_only),
                              precedence=tournament.precedence, players=players,
                              rounds=rounds)
 
 
-def tournament_places(tournament: Tournament) -> dict[int, dict]:
+@dataclass(frozen=True)
+class EntryMark:
+    """How an entry stands apart in the standings: withdrawn (after round
+    ``withdrawn_after``), not checked in (a no-show), or a late arrival
+    playing from round ``from_round``."""
+
+    withdrawn_after: int | None
+    checked_in: bool
+    from_round: int
+
+
+def tournament_entry_marks(tournament: Tournament) -> dict[int, EntryMark]:
+    """Player id -> :class:`EntryMark` for every entry of the tournament."""
+    return {pid: EntryMark(w, c, f) for pid, w, c, f in tournament.entries.values_list(
+        "player_id", "withdrawn_after", "checked_in", "from_round")}
+
+
+def tournament_places(tournament: Tournament, released_only: bool = False) -> dict[int, dict]:
     """Round number -> {player id: cumulative place after that round}."""
-    return places_by_round(tournament_results(tournament),
+    return places_by_round(tournament_results(tournament, released_only=released_only),
                            precedence=tournament.precedence)
 
 
 def all_results(family: str | None = None) -> list[GameResult]:
-    """Every confirmed result of every tournament, oldest first.
+    """Every confirmed result of every tournament, oldest first (of the
+    rounds whose results are released: boards and ratings are public).
 
     :param family: only the tournaments of this game family.
     """
     seats = _seat_players({})
-    rows = Result.objects.filter(status=Result.Status.CONFIRMED)
+    rows = Result.objects.filter(status=Result.Status.CONFIRMED, game__table__round__results_released=True)
     if family is not None:
         rows = rows.filter(game__table__round__tournament__family=family)
     rows = (rows
@@ -189,7 +235,7 @@ def league_table(league: League) -> list[Standing]:
     then the default tie-breaks), rounds numbered per tournament."""
     results = []
     for t in league.tournaments.all():
-        results += tournament_results(t)
+        results += tournament_results(t, released_only=True)
     return compute_standings(results)
 
 
@@ -208,10 +254,11 @@ class HistoryRow:
 
 
 def player_history(player: Player) -> list[HistoryRow]:
-    """Every game the player has a confirmed result in, oldest first."""
+    """Every game the player has a confirmed result in, oldest first (of
+    the rounds whose results are released)."""
     out = []
     seats = {(s.table_id): s.position for s in Seat.objects.filter(entry__player=player)}
-    results = (Result.objects.filter(status=Result.Status.CONFIRMED,
+    results = (Result.objects.filter(status=Result.Status.CONFIRMED, game__table__round__results_released=True,
                                      game__table_id__in=list(seats))
                .select_related("game__table__round__tournament")
                .order_by("game__table__round__tournament_id",
@@ -322,7 +369,7 @@ def league_tables(league: League) -> list[FamilyBoard]:
     league of one family has one table)."""
     by_family: dict[str, list[GameResult]] = defaultdict(list)
     for t in league.tournaments.all():
-        by_family[t.family] += tournament_results(t)
+        by_family[t.family] += tournament_results(t, released_only=True)
     return [FamilyBoard(f, family_name(f), family_precedence(f),
                         compute_standings(by_family[f], precedence=family_precedence(f)))
             for f in sorted(by_family, key=_family_key)]
@@ -346,10 +393,10 @@ def default_chart_tournament(tournaments: list[Tournament]) -> Tournament | None
     return next((t for t in tournaments if t.family == first), tournaments[0] if tournaments else None)
 
 
-def tournament_places_series(tournament: Tournament, players=None) -> list[Series]:
+def tournament_places_series(tournament: Tournament, players=None, released_only: bool = False) -> list[Series]:
     """The chart's lines: one per player (optionally only ``players``), each
     with the player's cumulative place after every round with results."""
-    places = tournament_places(tournament)
+    places = tournament_places(tournament, released_only=released_only)
     ranked = {p for ranks in places.values() for p in ranks}
     names = {pid: p.name for pid, p in players_by_id(ranked).items()}
     return places_series(places, names, players=set(players) if players is not None else None)
@@ -496,6 +543,18 @@ def round_layout(rnd: Round) -> tuple[list[list], dict[int, tuple[int, int]]]:
     return layout, where
 
 
+def seating_conflict_pairs(tournament: Tournament) -> list[tuple[int, int]]:
+    """The tournament's pairs who must not sit together, as player ids."""
+    from .models import SeatingConflict
+
+    return list(SeatingConflict.objects.filter(tournament=tournament).values_list("player_a_id", "player_b_id"))
+
+
+def layout_conflicts(rnd: Round, layout) -> int:
+    """How many pairs who must not sit together share a table in ``layout``."""
+    return len(seating_conflicts(layout, seating_conflict_pairs(rnd.tournament)))
+
+
 def layout_repeats(rnd: Round, layout) -> tuple[int, int]:
     """Repeat meetings and repeat seats of ``layout`` for round ``rnd``."""
     return seating_repeats(layout, seating_history(rnd.tournament, before=rnd.number))
@@ -508,31 +567,34 @@ def round_seating_final(rnd: Round) -> str | None:
     from .models import SheetEntry
 
     if rnd.status != Round.Status.SEATED:
-        return f"round {rnd.number} is {rnd.get_status_display()}: its seating is final"
+        return gettext("round %(n)s is %(status)s: its seating is final") % {"n": rnd.number,
+                                                                            "status": rnd.get_status_display()}
     if rnd.started_at is not None:
-        return f"round {rnd.number}'s clock has started: its seating is final"
+        return gettext("round %(n)s's clock has started: its seating is final") % {"n": rnd.number}
     if TableGame.objects.filter(table__round=rnd, stream__isnull=False).exists():
-        return f"round {rnd.number} has games under way: its seating is final"
+        return gettext("round %(n)s has games under way: its seating is final") % {"n": rnd.number}
     if ResultEvent.objects.filter(game__table__round=rnd).exists() \
             or SheetEntry.objects.filter(game__table__round=rnd).exists():
-        return f"round {rnd.number} has results entered: its seating is final"
+        return gettext("round %(n)s has results entered: its seating is final") % {"n": rnd.number}
     return None
 
 
 def round_swap_cost(rnd: Round, seat_a: int, seat_b: int) -> dict | None:
-    """What swapping two seats of a round would cost: the round's repeat
-    meetings and repeat seats now and after the swap, and who moves where;
+    """What swapping two seats of a round would cost: the pairs at one table
+    who must not sit together, the round's repeat meetings and repeat
+    seats, now and after the swap (compared in that order), and who moves
+    where;
     ``None`` when either seat is not of this round."""
     layout, where = round_layout(rnd)
     if seat_a not in where or seat_b not in where or seat_a == seat_b:
         return None
-    before = layout_repeats(rnd, layout)
+    before = (layout_conflicts(rnd, layout),) + layout_repeats(rnd, layout)
     (ta, pa), (tb, pb) = where[seat_a], where[seat_b]
     after_layout = [list(t) for t in layout]
     after_layout[ta][pa], after_layout[tb][pb] = layout[tb][pb], layout[ta][pa]
-    after = layout_repeats(rnd, after_layout)
+    after = (layout_conflicts(rnd, after_layout),) + layout_repeats(rnd, after_layout)
     return {"a": (ta + 1, pa + 1), "b": (tb + 1, pb + 1),
-            "mates": (before[0], after[0]), "seats": (before[1], after[1]),
+            "conflicts": (before[0], after[0]), "mates": (before[1], after[1]), "seats": (before[2], after[2]),
             "better": after < before, "worse": after > before}
 
 

@@ -18,6 +18,8 @@ from typing import Sequence
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import ngettext
 
 from engine.errors import EngineError
 from engine.registry import family_for
@@ -27,7 +29,7 @@ from games.models import Event
 from games.services import game_create
 
 from . import manager, selectors
-from .models import (Entry, Player, Result, ResultEvent, Round, Seat,
+from .models import (Club, Entry, Player, Result, ResultEvent, Round, Seat,
                      TableGame, Tournament)
 from .seating import SeatingError
 from .standings import StandingsError, check_precedence
@@ -58,6 +60,28 @@ def tournament_enter(*, tournament: Tournament, player: Player,
         entry.checked_in = True
         entry.save(update_fields=["checked_in"])
     return entry
+
+
+def club_for_name(*, name: str) -> Club:
+    """The club of that name (any case), made if there is none.
+
+    :raises LeagueError: no name, or one too long.
+    """
+    name = " ".join((name or "").split())
+    if not name:
+        raise LeagueError(gettext("give the club's name"))
+    if len(name) > 120:
+        raise LeagueError(gettext("a club's name is at most 120 characters"))
+    club = Club.objects.filter(name__iexact=name).first()
+    if club is not None:
+        return club
+    from django.utils.text import slugify
+
+    base = slugify(name)[:110] or "club"
+    slug, n = base, 2
+    while Club.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return Club.objects.create(name=name, slug=slug)
 
 
 def players_import(*, rows, take_doubtful: set[int] = frozenset(),
@@ -96,9 +120,9 @@ def entry_walk_in(*, tournament: Tournament, name: str) -> Entry:
     """
     name = " ".join((name or "").split())
     if not name:
-        raise LeagueError("type the walk-in's name")
+        raise LeagueError(gettext("type the walk-in's name"))
     if len(name) > 120:
-        raise LeagueError("a name is at most 120 characters")
+        raise LeagueError(gettext("a name is at most 120 characters"))
     player, _ = Player.objects.get_or_create(name=name, club=tournament.club)
     return entry_check_in(entry=tournament_enter(tournament=tournament, player=player))
 
@@ -110,8 +134,8 @@ def entry_withdraw(*, entry: Entry) -> Entry:
     :raises LeagueError: already withdrawn.
     """
     if entry.withdrawn_after is not None:
-        raise LeagueError(f"{entry.player} already withdrew after round "
-                          f"{entry.withdrawn_after}")
+        raise LeagueError(gettext("%(name)s already withdrew after round %(n)s")
+                          % {"name": entry.player, "n": entry.withdrawn_after})
     entry.withdrawn_after = entry.tournament.round_set.exclude(
         status=Round.Status.PENDING).count()
     entry.save(update_fields=["withdrawn_after"])
@@ -145,10 +169,12 @@ def round_seat(*, tournament: Tournament, seed: str | None = None) -> Round:
         tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
         rounds = list(tournament.round_set.order_by("number"))
         if rounds and rounds[-1].status != Round.Status.CLOSED:
-            raise LeagueError(f"round {rounds[-1].number} is not closed yet")
+            raise LeagueError(gettext("round %(n)s is not closed yet") % {"n": rounds[-1].number})
         number = len(rounds) + 1
+        if tournament.rounds < 1:
+            raise LeagueError(gettext("the tournament has no rounds: set its number of rounds (1 or more)"))
         if number > tournament.rounds:
-            raise LeagueError(f"all {tournament.rounds} rounds are already seated")
+            raise LeagueError(gettext("all %(n)s rounds are already seated") % {"n": tournament.rounds})
         seed = seed or secrets.token_hex(8)
         try:
             rnd = manager.create_round_seating(tournament=tournament, number=number,
@@ -178,14 +204,14 @@ def round_swap(*, round: Round, seat_a: int, seat_b: int) -> Round:
         the round's play has begun.
     """
     if seat_a == seat_b:
-        raise LeagueError("choose two different seats to swap")
+        raise LeagueError(gettext("choose two different seats to swap"))
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=round.pk)
         _round_open_for_seating(rnd)
         seats = {s.pk: s for s in Seat.objects.select_for_update().filter(table__round=rnd,
                                                                            pk__in=(seat_a, seat_b))}
         if len(seats) != 2:
-            raise LeagueError(f"both seats must be of round {rnd.number}")
+            raise LeagueError(gettext("both seats must be of round %(n)s") % {"n": rnd.number})
         a, b = seats[seat_a], seats[seat_b]
         moved = [(a, b.entry_id, b.ai_level), (b, a.entry_id, a.ai_level)]
         Seat.objects.filter(pk__in=(a.pk, b.pk)).update(entry=None)   # (table, entry) stays unique
@@ -218,6 +244,54 @@ def round_reseat(*, round: Round, seed: str | None = None) -> Round:
             raise LeagueError(f"round {number}: {exc}") from None
 
 
+def seating_conflict_add(*, tournament: Tournament, player_a: Player, player_b: Player,
+                         reason: str = "") -> "SeatingConflict":
+    """Two players who must not sit at one table from the next seating on
+    (the same pair again returns the pair stored).
+
+    :raises LeagueError: one player twice, or a player not entered.
+    """
+    from .models import SeatingConflict
+
+    if player_a.pk == player_b.pk:
+        raise LeagueError(gettext("choose two different players"))
+    entered = set(tournament.entries.filter(player__in=[player_a, player_b]).values_list("player_id", flat=True))
+    for p in (player_a, player_b):
+        if p.pk not in entered:
+            raise LeagueError(gettext("%(name)s is not entered in %(tournament)s")
+                              % {"name": p.name, "tournament": tournament.name})
+    a, b = sorted((player_a, player_b), key=lambda p: p.pk)
+    conflict, _ = SeatingConflict.objects.get_or_create(
+        tournament=tournament, player_a=a, player_b=b, defaults={"reason": " ".join(reason.split())[:120]})
+    return conflict
+
+
+def seating_conflict_remove(*, conflict) -> None:
+    """The pair may sit together again (from the next seating on)."""
+    conflict.delete()
+
+
+def round_release(*, round: Round, draw: bool | None = None, results: bool | None = None) -> Round:
+    """Release (``True``) or withhold (``False``) the round's draw or its
+    results on the public pages and the projector; ``None`` leaves that one
+    as it is. Results are released only with the draw.
+
+    :raises LeagueError: results released while the draw is withheld.
+    """
+    with transaction.atomic():
+        rnd = Round.objects.select_for_update().get(pk=round.pk)
+        if draw is not None:
+            rnd.draw_released = draw
+            if not draw:
+                rnd.results_released = False
+        if results is not None:
+            if results and not rnd.draw_released:
+                raise LeagueError(gettext("release round %(n)s's draw before its results") % {"n": rnd.number})
+            rnd.results_released = results
+        rnd.save(update_fields=["draw_released", "results_released"])
+    return rnd
+
+
 def round_start_clock(*, round: Round) -> Round:
     """Start the round's clock (the desk and the projector count from it).
     Starting it again changes nothing.
@@ -227,7 +301,7 @@ def round_start_clock(*, round: Round) -> Round:
     with transaction.atomic():
         rnd = Round.objects.select_for_update().get(pk=round.pk)
         if rnd.status == Round.Status.CLOSED:
-            raise LeagueError(f"round {rnd.number} is closed: its clock cannot start")
+            raise LeagueError(gettext("round %(n)s is closed: its clock cannot start") % {"n": rnd.number})
         if rnd.started_at is None:
             rnd.started_at = timezone.now()
             rnd.save(update_fields=["started_at"])
@@ -249,8 +323,9 @@ def round_close(*, round: Round) -> Round:
                    .select_related("table").order_by("table__number", "number")]
         if missing:
             shown = "; ".join(missing[:6]) + (" ..." if len(missing) > 6 else "")
-            raise LeagueError(f"round {rnd.number} cannot close: {len(missing)} game(s) "
-                              f"have no result yet ({shown})")
+            raise LeagueError(ngettext("round %(n)s cannot close: %(count)s game has no result yet (%(games)s)",
+                                       "round %(n)s cannot close: %(count)s games have no result yet (%(games)s)",
+                                       len(missing)) % {"n": rnd.number, "count": len(missing), "games": shown})
         rnd.status = Round.Status.CLOSED
         rnd.closed_at = timezone.now()
         rnd.save(update_fields=["status", "closed_at"])

@@ -11,6 +11,16 @@ criterion is a small metric class (``key``, ``name``, ``abbr``,
 list of keys. Players still level after every criterion share a rank and are
 shown as ties (``"3="``).
 
+Players with no game (a no-show, a late arrival not yet seated) are not
+ranked: they come after the ranked rows with ``rank`` ``None`` (shown ``–``),
+so a player who has not played is never placed above one who has.
+
+A tournament may rank first by a rate that is fair across table sizes
+(:data:`RANKING_BASES`): games won per game played (``win_rate``), points
+per game (``avg``) or the table score (``table_score``: per game, the share
+of the table's other players a player outscored, a tie counting half,
+averaged over the games played, as a percentage), its tie-breaks following.
+
 Some metrics look only at the player (points, fewest penalty points); others
 look at the group of players still tied (head-to-head), and are computed
 within that group only, as the tie is being broken (``None`` for a player
@@ -24,6 +34,25 @@ from dataclasses import dataclass, field
 from typing import Hashable, Iterable, Mapping, Sequence
 
 DEFAULT_PRECEDENCE = ("wins", "points", "h2h", "penalty")
+
+#: what a tournament ranks by first: the metric key, and its tie-breaks
+#: follow (``wins``: the tie-breaks as set, games won first by default)
+RANKING_BASES = ("wins", "win_rate", "avg", "table_score")
+
+
+def ranked_precedence(basis: str, tiebreaks: Sequence[str]) -> list[str]:
+    """The precedence for a ranking basis: ``wins`` keeps the tie-breaks as
+    they are; another basis comes first, the tie-breaks after it (without
+    itself).
+
+    :raises StandingsError: an unknown basis.
+    """
+    if basis not in RANKING_BASES:
+        raise StandingsError(f"unknown ranking basis {basis!r} (known: {', '.join(RANKING_BASES)})")
+    keys = list(tiebreaks) or list(DEFAULT_PRECEDENCE)
+    if basis == "wins":
+        return keys
+    return [basis] + [k for k in keys if k != basis]
 
 
 class StandingsError(ValueError):
@@ -74,6 +103,8 @@ class PlayerRecord:
     points: int = 0
     penalty: int = 0            # points lost: sum of negative game scores
     best: int | None = None     # best single-game score
+    table_share: float = 0.0    # sum over games of the share of the table outscored
+    table_games: int = 0        # games with at least one other player (for the table score)
     games: list = field(default_factory=list)   # GameResults played
     by_round: dict = field(default_factory=lambda: defaultdict(int))
 
@@ -83,14 +114,21 @@ class Standing:
     """One row of a standings table."""
 
     player: Hashable
-    rank: int
+    rank: int | None
     tied: bool
     metrics: dict
     record: PlayerRecord
 
     @property
+    def ranked(self) -> bool:
+        """Whether the player is ranked (has played a game)."""
+        return self.rank is not None
+
+    @property
     def rank_label(self) -> str:
-        """``"3"`` or, for a shared rank, ``"3="``."""
+        """``"3"`` or, for a shared rank, ``"3="``; ``"–"`` unranked."""
+        if self.rank is None:
+            return "–"
         return f"{self.rank}=" if self.tied else str(self.rank)
 
 
@@ -174,6 +212,32 @@ class AveragePoints(Metric):
 
 
 @register
+class WinRate(Metric):
+    """Games won per game played: fair when tables of 4 play four games a
+    round and tables of 3 play three."""
+
+    key, name, abbr = "win_rate", "Games won per game played", "W/G"
+
+    def value(self, record, everyone):
+        return round(record.wins / record.played, 3) if record.played else 0
+
+
+@register
+class TableScore(Metric):
+    """The table score: in each game, the share of the table's other players
+    a player outscored (a tie counts half), averaged over the games played,
+    as a percentage: 100 beat everyone every time, 50 is the average at a
+    table of any size."""
+
+    key, name, abbr = "table_score", "Table score", "TS%"
+
+    def value(self, record, everyone):
+        if not record.table_games:
+            return 0
+        return round(100 * record.table_share / record.table_games, 1)
+
+
+@register
 class HeadToHead(Metric):
     """Among the players still tied: in the games where two or more of them
     met, how many of the others each one outscored (each pair per game)."""
@@ -249,6 +313,12 @@ def tally(results: Iterable[GameResult], players: Iterable[Hashable] = ()
             if p in g.winners:
                 rec.wins += 1
             rec.games.append(g)
+            others = len(g.scores) - 1
+            if others:
+                beaten = sum(1 for q, t in g.scores.items() if q != p and score > t)
+                level = sum(1 for q, t in g.scores.items() if q != p and score == t)
+                rec.table_share += (beaten + level / 2) / others
+                rec.table_games += 1
     return records
 
 
@@ -259,11 +329,13 @@ def compute_standings(results: Iterable[GameResult], *,
     """Rank players.
 
     :param precedence: metric keys in order (see :data:`METRICS`).
-    :param players: players to list even without a game yet.
+    :param players: players to list even without a game yet (unranked,
+        after the ranked rows, with ``rank`` ``None``).
     :param rounds: only count games of these rounds (``None``: all; use a
         single round for per-round standings, ``range(1, k + 1)`` for the
         cumulative standings after round ``k``).
-    :returns: rows best first; equal rows share a rank and are ``tied``.
+    :returns: rows best first; equal rows share a rank and are ``tied``;
+        players without a game last, unranked.
     :raises StandingsError: an unknown metric key.
     """
     keys = check_precedence(precedence)
@@ -283,7 +355,10 @@ def compute_standings(results: Iterable[GameResult], *,
 
     # Break ties level by level; ``groups`` is a list of lists of players
     # still tied, in rank order.
-    groups: list[list] = [sorted(records, key=str)]
+    unplayed = sorted((p for p, r in records.items() if not r.played), key=str)
+    groups: list[list] = [sorted((p for p, r in records.items() if r.played), key=str)]
+    if not groups[0]:
+        groups = []
     for m in metrics:
         next_groups: list[list] = []
         for group in groups:
@@ -317,6 +392,11 @@ def compute_standings(results: Iterable[GameResult], *,
             rows.append(Standing(player=p, rank=position, tied=tied,
                                  metrics=values[p], record=records[p]))
         position += len(group)
+    for p in unplayed:
+        for m in metrics:
+            if m.group_dependent:
+                values[p][m.key] = None
+        rows.append(Standing(player=p, rank=None, tied=False, metrics=values[p], record=records[p]))
     return rows
 
 

@@ -16,6 +16,7 @@ import secrets
 from django.core.cache import cache
 from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
+from django.utils.translation import gettext
 
 from .models import Result, Round, SheetEntry, Table, TableGame
 from .services import LeagueError, result_append, score_sheet_check
@@ -108,11 +109,11 @@ def table_for_code(code: str) -> Table:
     table = (Table.objects.select_related("round__tournament").filter(entry_code=code).first()
              if code else None)
     if table is None:
-        raise LeagueError("this score-entry link is not known: use the QR code or link on the "
-                          "table's sheet")
+        raise LeagueError(gettext("this score-entry link is not known: use the QR code or link on the "
+                                  "table's sheet"))
     if table.round.status == Round.Status.CLOSED:
-        raise LeagueError(f"round {table.round.number} is closed: its score entry has ended; "
-                          "ask the organiser for a correction")
+        raise LeagueError(gettext("round %(n)s is closed: its score entry has ended; "
+                                  "ask the organiser for a correction") % {"n": table.round.number})
     return table
 
 
@@ -146,9 +147,9 @@ def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str, code: str,
     names = [s.entry.player.name for s in game.table.seats.select_related("entry__player")
              if s.entry is not None]
     if name not in names:
-        raise LeagueError(f"choose your name: one of {', '.join(names)}")
+        raise LeagueError(gettext("choose your name: one of %(names)s") % {"names": ", ".join(names)})
     if game.table.round.status == Round.Status.CLOSED:
-        raise LeagueError(f"round {game.table.round.number} is closed")
+        raise LeagueError(gettext("round %(n)s is closed") % {"n": game.table.round.number})
     _check_code(game, name, code)
     if not isinstance(sheet, dict) or len(sheet) != 1 or \
             next(iter(sheet)) not in ("racks", "hands", "games", "okey_games"):
@@ -157,7 +158,8 @@ def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str, code: str,
     with transaction.atomic():
         TableGame.objects.select_for_update().get(pk=game.pk)
         if game.results.filter(status=Result.Status.CONFIRMED).exists():
-            raise LeagueError(f"{game} has its result already; ask the organiser for a correction")
+            raise LeagueError(gettext("%(game)s has its result already; ask the organiser for a correction")
+                              % {"game": game})
         pending = list(game.sheet_entries.select_for_update().filter(
             status__in=(SheetEntry.Status.ENTERED, SheetEntry.Status.DISCREPANCY)))
         for old in pending:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from games.rule_forms import RuleOptionsField, VariantChoiceField
 
 from . import selectors, services
+from .selectors import variant_name
 from .models import Tournament
 from .standings import METRICS
 
@@ -36,6 +37,13 @@ METRIC_TEXTS = (
     gettext_noop("Head-to-head"),
     gettext_noop("Among the players still tied: in the games where two or more of them met, how many of "
                  "the others each one outscored (each pair per game)."),
+    gettext_noop("Games won per game played"),
+    gettext_noop("Games won per game played: fair when tables of 4 play four games a round and tables of "
+                 "3 play three."),
+    gettext_noop("Table score"),
+    gettext_noop("The table score: in each game, the share of the table's other players a player "
+                 "outscored (a tie counts half), averaged over the games played, as a percentage: 100 beat "
+                 "everyone every time, 50 is the average at a table of any size."),
     gettext_noop("Opponents' wins"),
     gettext_noop("Strength of the field met: the games won by everyone a player sat with, once per game "
                  "shared (as Buchholz is in chess)."),
@@ -56,12 +64,30 @@ class TiebreakWidget(forms.Widget):
         return name not in data and not any(key.startswith(f"{name}__") for key in data)
 
     def render(self, name, value, attrs=None, renderer=None):
-        chosen = [k for k in (value if isinstance(value, list) else []) if k in METRICS]
+        typed: dict[str, str] = {}
+        if isinstance(value, dict):
+            # a form sent back with an error: every position as typed, the
+            # rows in the order they give (unreadable ones after)
+            typed = {k: str(v).strip() for k, v in value.items() if k in METRICS}
+
+            def order(k):
+                raw = typed.get(k, "")
+                return (0, int(raw)) if raw.isdigit() else (1, 0)
+
+            chosen = sorted((k for k in METRICS if typed.get(k, "")), key=order)
+        else:
+            chosen = [k for k in (value if isinstance(value, list) else []) if k in METRICS]
         keys = chosen + [k for k in METRICS if k not in chosen]
+
+        def position(k):
+            if typed:
+                return typed.get(k, "")
+            return chosen.index(k) + 1 if k in chosen else ""
+
         def row(k):
             title = gettext(METRICS[k].name)
             sentence = metric_sentence(METRICS[k])
-            return (k, len(METRICS), name, k, name, k, chosen.index(k) + 1 if k in chosen else "",
+            return (k, len(METRICS), name, k, name, k, position(k),
                     gettext("position of %(metric)s") % {"metric": title}, title,
                     gettext(sentence) if sentence else "",
                     gettext("move %(metric)s up") % {"metric": title},
@@ -100,6 +126,7 @@ class TiebreakField(forms.Field):
         if isinstance(value, list):
             return value
         if isinstance(value, dict):
+            value = {k: v for k, v in value.items() if k in METRICS or str(v).strip()}
             placed = []
             for key, raw in value.items():
                 if str(raw).strip() == "":
@@ -107,12 +134,23 @@ class TiebreakField(forms.Field):
                 try:
                     placed.append((int(raw), key))
                 except ValueError:
-                    raise forms.ValidationError(f"the position of {key} is a number, not {raw!r}") from None
+                    raise forms.ValidationError(gettext("the position of %(metric)s is a number, not %(value)s")
+                                                % {"metric": gettext(METRICS[key].name) if key in METRICS
+                                                   else key, "value": repr(raw)}) from None
             positions = [p for p, _ in placed]
             if len(set(positions)) != len(positions):
-                raise forms.ValidationError("two tie-breaks have the same position")
+                raise forms.ValidationError(gettext("two tie-breaks have the same position"))
             return [key for _, key in sorted(placed)]
         raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]')
+
+
+class _LevelChoiceField(forms.ChoiceField):
+    """The family's AI levels as a list; the value is checked by the form's
+    ``clean`` against the family (an old level of another family, or the
+    league's default, is mapped to the family's own there)."""
+
+    def valid_value(self, value):
+        return True
 
 
 class TournamentForm(forms.ModelForm):
@@ -136,8 +174,12 @@ class TournamentForm(forms.ModelForm):
         from games.lobby import variants
 
         self.fields["variant"] = VariantChoiceField(
-            choices=[(c.variant, f"{c.family} · {c.variant}") for c in variants()],
+            choices=[(c.variant, variant_name(c)) for c in variants()],
             initial=self.instance.variant or "sabra")
+        if "date" in self.fields:
+            self.fields["date"].widget = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+        if "ranking" in self.fields:
+            self.fields["ranking"].required = False  # absent: games won, as before
         if "family" in self.fields:
             self.fields["family"].required = False  # it follows from the variant (clean)
             self.fields["family"].help_text = "set from the variant"
@@ -148,6 +190,16 @@ class TournamentForm(forms.ModelForm):
         except EngineError:
             cls = find_variant(stored)
         self.variant_changed = bool(posted) and cls.variant != stored
+        if "ai_level" in self.fields:
+            # the family's levels, weakest first, by their names for people
+            from engine.registry import family_for
+
+            levels = list(family_for(cls.family).ai_levels())
+            field = self.fields["ai_level"]
+            self.fields["ai_level"] = _LevelChoiceField(
+                choices=[(level, selectors.ai_level_name(cls.family, level)) for level in levels] or [("", "–")],
+                required=False, label=field.label, help_text=field.help_text,
+                initial=services.ai_level_for(cls.family, self.instance.ai_level or ""))
         # rule inputs posted for another variant's options are not read as this one's
         self.fields["rules"].set_variant(find_variant(stored) if self.variant_changed else cls)
 
@@ -155,6 +207,8 @@ class TournamentForm(forms.ModelForm):
         """The variant must be one the engine knows, with rule options it
         accepts; the family follows from the variant."""
         data = super().clean()
+        if "ranking" in self.fields and not data.get("ranking") and "ranking" not in self.errors:
+            data["ranking"] = Tournament.Ranking.WINS
         variant = data.get("variant")
         if self.variant_changed and "rules" not in self.errors:
             data["rules"] = {}  # a new variant starts from its defaults
@@ -184,9 +238,15 @@ class TournamentForm(forms.ModelForm):
                 else:
                     data["ai_level"] = level
                 if not cls.min_players <= (data.get("table_size") or 0) <= cls.max_players:
-                    self.add_error("table_size", f"{cls.variant} takes {cls.min_players} to "
-                                                 f"{cls.max_players} players at a table")
+                    self.add_error("table_size", gettext("%(game)s takes %(low)s to %(high)s players at a table")
+                                   % {"game": variant_name(cls), "low": cls.min_players, "high": cls.max_players})
         return data
+
+    def clean_rounds(self):
+        rounds = self.cleaned_data.get("rounds")
+        if rounds is not None and not 1 <= rounds <= 99:
+            raise forms.ValidationError(gettext("a tournament has 1 to 99 rounds, not %(n)s") % {"n": rounds})
+        return rounds
 
     def clean_tiebreaks(self):
         keys = self.cleaned_data.get("tiebreaks") or []
@@ -203,18 +263,27 @@ class TournamentForm(forms.ModelForm):
 
 class NewTournamentForm(TournamentForm):
     """The organiser's new tournament outside the admin (``/tournaments/new/``):
-    the same checks and fields, the ones a new evening needs."""
+    the same checks and fields, the ones a new evening needs, and a new club
+    by name (the organiser's own, made with the tournament)."""
+
+    new_club = forms.CharField(max_length=120, required=False, label=_("or a new club"),
+                               help_text=_("your club's name, if it is not in the list: it is made with the "
+                                           "tournament"))
 
     class Meta:
         model = Tournament
         fields = ["name", "club", "league", "date", "variant", "rules", "table_size", "rounds",
-                  "seating_method", "tiebreaks", "ai_fill", "ai_level"]
-        labels = {"name": _("Name"), "club": _("Club"), "league": _("League"), "date": _("Date"),
+                  "seating_method", "ranking", "tiebreaks", "release_by_hand", "ai_fill", "ai_level"]
+        labels = {"ranking": _("Rank by"), "release_by_hand": _("Release by hand"), "name": _("Name"), "club": _("Club"), "league": _("League"), "date": _("Date"),
                   "table_size": _("Table size"), "rounds": _("Rounds"), "seating_method": _("Seating"),
                   "ai_fill": _("AI seats"), "ai_level": _("AI level")}
         help_texts = {"table_size": _("players at a table; with too few players some tables are smaller, "
                                       "or AI seats fill them (below)"),
                       "rounds": _("how many rounds the evening has (a Rummikub round is a game per seat)"),
+                      "ranking": _("games won favours tables of 4 (four games a round) over tables of 3; "
+                                   "a rate per game played, or the table score, is fair to both"),
+                      "release_by_hand": _("each round's draw and results appear on the public pages and the "
+                                           "projector only when you release them on the round's desk"),
                       "ai_fill": _("fill short tables with AI seats instead of smaller tables"),
                       "ai_level": _("how strong the AI seats play"),
                       "date": _("the day of the event (YYYY-MM-DD)")}
@@ -227,3 +296,17 @@ class NewTournamentForm(TournamentForm):
         self.fields["tiebreaks"].label = _("Tie-breaks")
         self.fields["tiebreaks"].help_text = _("number the tie-breaks in the order they decide "
                                                "(blank: not used; empty: the family's default)")
+        # the new club's box right under the club's list
+        order = list(self.fields)
+        order.remove("new_club")
+        order.insert(order.index("club") + 1, "new_club")
+        self.order_fields(order)
+
+    def clean_new_club(self):
+        return " ".join((self.cleaned_data.get("new_club") or "").split())
+
+    def clean(self):
+        data = super().clean()
+        if data.get("new_club") and data.get("club"):
+            self.add_error("new_club", gettext("choose a club from the list or name a new one, not both"))
+        return data

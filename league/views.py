@@ -27,14 +27,66 @@ from .models import Club, League, Player, Round, Tournament
 from .standings import METRICS
 
 
-def _rows(standings, ratings=None):
+def chart_labels() -> dict[str, str]:
+    """The chart's words in the reader's language."""
+    return {"empty": gettext("no rounds played yet"), "x": gettext("round (place after it, all rounds so far)"),
+            "y": gettext("place"), "legend": gettext("Final place"), "round": gettext("R%(n)s")}
+
+
+def absolute_url(request, path: str) -> str:
+    """``path`` as a full address: under ``settings.SITE_URL`` (the public
+    address players reach) when it is set, else under the address the
+    request came to."""
+    from django.conf import settings
+
+    if settings.SITE_URL:
+        return settings.SITE_URL.rstrip("/") + path
+    return request.build_absolute_uri(path)
+
+
+def _rows(standings, ratings=None, marks=None):
+    """Standings rows for the templates, each with its player, rating and,
+    with ``marks`` (:func:`selectors.tournament_entry_marks`), its
+    entry's mark: ``withdrawn`` (after round k), and for a player without a
+    game why (``note``)."""
     players = selectors.players_by_id(r.player for r in standings)
     out = []
     for r in standings:
         rating = (ratings or {}).get(r.player)
+        mark = (marks or {}).get(r.player)
         out.append({"row": r, "player": players.get(r.player),
-                    "rating": rating.display if rating else None})
+                    "rating": rating.display if rating else None,
+                    "withdrawn": mark.withdrawn_after if mark and mark.withdrawn_after is not None else None,
+                    "note": _entry_note(mark) if not r.ranked else ""})
     return out
+
+
+def _entry_note(mark) -> str:
+    """Why a player has no game yet, in the reader's language."""
+    if mark is None:
+        return gettext("no game yet")
+    if mark.withdrawn_after is not None:
+        return gettext("withdrew after round %(n)s") % {"n": mark.withdrawn_after}
+    if not mark.checked_in:
+        return gettext("not checked in")
+    if mark.from_round > 1:
+        return gettext("late arrival: plays from round %(n)s") % {"n": mark.from_round}
+    return gettext("no game yet")
+
+
+def _split(rows):
+    """Ranked rows and those of players without a game, apart."""
+    return [r for r in rows if r["row"].ranked], [r for r in rows if not r["row"].ranked]
+
+
+def ranking_sentence(tournament) -> str:
+    """What the tournament ranks by, for the standings page."""
+    basis = gettext(tournament.get_ranking_display())
+    then = ", ".join(gettext(METRICS[k].name).lower() for k in tournament.precedence[1:])
+    if tournament.ranking == Tournament.Ranking.WINS:
+        first = gettext(METRICS[tournament.precedence[0]].name).lower()
+        return gettext("Ranked by %(first)s, then %(then)s.") % {"first": first, "then": then}
+    return gettext("Ranked by %(basis)s, then %(then)s.") % {"basis": basis, "then": then}
 
 
 @dataclass(frozen=True)
@@ -60,11 +112,17 @@ def _boards(boards):
 
 def index(request):
     return render(request, "league/index.html", {
-        "tournaments": [(t, selectors.family_name(t.family))
+        "tournaments": [(t, selectors.variant_name(t.variant))
                         for t in Tournament.objects.select_related("club").all()[:50]],
         "clubs": Club.objects.all(),
         "leagues": League.objects.all(),
     })
+
+
+def _organiser(request) -> bool:
+    """Whether the reader is the organiser (staff), who sees every draw and
+    result, released or not."""
+    return bool(getattr(request.user, "is_staff", False))
 
 
 def tournament_standings(request, slug):
@@ -74,27 +132,37 @@ def tournament_standings(request, slug):
     chosen = None
     if only and only.isdigit() and any(r.number == int(only) for r in rounds):
         chosen = int(only)
+    public = not _organiser(request)
     standings = selectors.tournament_standings(
-        tournament, rounds=[chosen] if chosen else None)
-    series = selectors.tournament_places_series(tournament)
+        tournament, rounds=[chosen] if chosen else None, released_only=public)
+    series = selectors.tournament_places_series(tournament, released_only=public)
     review = analysis.tournament_analysis(tournament)
+    ranked, unranked = _split(_rows(standings, selectors.player_ratings(tournament.family),
+                                    selectors.tournament_entry_marks(tournament)))
     return render(request, "league/tournament.html", {
         "sharpest": review["sharpest"], "games_pending": review["games_pending"],
         "tournament": tournament, "rounds": rounds, "chosen": chosen,
         "family_name": selectors.family_name(tournament.family),
+        "variant_name": selectors.variant_name(tournament.variant),
         "columns": _columns(tournament.precedence),
-        "rows": _rows(standings, selectors.player_ratings(tournament.family)),
+        "ranking": ranking_sentence(tournament),
+        "withheld": [r.number for r in rounds if not r.results_released],
+        "organiser": not public,
+        "rows": ranked, "unranked": unranked,
         "chart": mark_safe(places_chart(
-            series, title=_("Places over rounds: %(name)s") % {"name": tournament.name})) if series else "",
+            series, title=_("Places over rounds: %(name)s") % {"name": tournament.name}, labels=chart_labels())) if series else "",
     })
 
 
 def round_detail(request, slug, number):
     tournament = get_object_or_404(Tournament, slug=slug)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    organiser = _organiser(request)
+    show_draw = rnd.draw_released or organiser
     return render(request, "league/round.html", {
-        "tournament": tournament, "round": rnd,
-        "tables": selectors.round_tables(rnd),
+        "tournament": tournament, "round": rnd, "organiser": organiser,
+        "show_draw": show_draw, "show_results": show_draw and (rnd.results_released or organiser),
+        "tables": selectors.round_tables(rnd) if show_draw else [],
     })
 
 
@@ -106,35 +174,46 @@ def projector(request, slug):
     ``?turn=`` seconds (8); it reloads for new results every ``?every=``
     seconds (20), at the end of a turn of the pages."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    rnd = tournament.round_set.order_by("-number").first()
+    # the wall shows only what the organiser has released, whoever opens it
+    latest = tournament.round_set.order_by("-number").first()
+    rnd = tournament.round_set.filter(draw_released=True).order_by("-number").first()
+    waiting = latest is not None and not latest.draw_released   # the next draw, not released yet
     draw = []
-    if rnd is not None:
+    if rnd is not None and not waiting:
         for t in selectors.round_tables(rnd):
             for seat in t["seats"]:
                 name = seat.entry.player.name if seat.entry else str(seat)
                 draw.append({"name": name, "table": t["table"].number, "seat": seat.position + 1,
                              "ai": seat.entry is None})
         draw.sort(key=lambda d: (d["ai"], d["name"].casefold()))
-    closed = [r.number for r in tournament.round_set.all() if r.status == Round.Status.CLOSED]
-    standings = selectors.tournament_standings(tournament) if closed else []
+    closed = [r.number for r in tournament.round_set.all()
+              if r.status == Round.Status.CLOSED and r.results_released]
+    standings = selectors.tournament_standings(tournament, released_only=True) if closed else []
     every = request.GET.get("every", "20")
     every = int(every) if every.isdigit() and 5 <= int(every) <= 600 else 20
     turn = request.GET.get("turn", "8")
     turn = int(turn) if turn.isdigit() and 2 <= int(turn) <= 60 else 8
     return render(request, "league/projector.html", {
         "tournament": tournament, "round": rnd, "draw": draw, "every": every, "turn": turn,
+        "waiting": waiting,
         "after": max(closed) if closed else None,
         "columns": _columns(tournament.precedence)[:3],
         # a standings column's least width, in em: rank, a name of ~14 em, the metrics
         "standings_em": 17 + 4 * len(tournament.precedence[:3]),
-        "rows": _rows(standings),
+        "rows": [r for r in _rows(standings, marks=selectors.tournament_entry_marks(tournament)) if r["row"].ranked],
     })
 
 
 def _round_paper(request, tournament, rnd) -> dict:
-    """What the round's paper shows, for the page and for the PDF alike."""
-    import segno
+    """What the round's paper shows, for the page and for the PDF alike.
 
+    :raises Http404: the round's draw is not released (and the reader is
+        not the organiser)."""
+    import segno
+    from django.http import Http404
+
+    if not rnd.draw_released and not _organiser(request):
+        raise Http404(gettext("the draw of round %(n)s is not released yet") % {"n": rnd.number})
     tables = selectors.round_tables(rnd)
     by_name = sorted(({"name": s.entry.player.name if s.entry else str(s), "table": t["table"].number,
                        "seat": s.position + 1} for t in tables for s in t["seats"]),
@@ -149,7 +228,7 @@ def _round_paper(request, tournament, rnd) -> dict:
         entry_url = None
         if games and getattr(request.user, "is_staff", False) and rnd.status != Round.Status.CLOSED:
             code = entries.table_entry_code(table=t["table"])
-            entry_url = request.build_absolute_uri(reverse("league:table-entry", args=[code]))
+            entry_url = absolute_url(request, reverse("league:table-entry", args=[code]))
         qr = mark_safe(segno.make(entry_url, error="m").svg_inline(scale=3, dark="#000")) if entry_url else ""
         # each player's code beside their name, with the QR: the organiser's print only
         codes = entries.seat_codes(t["table"]) if entry_url else {}
@@ -223,7 +302,8 @@ def club_detail(request, slug):
     if chart_tournament is not None:
         members = club.players.values_list("pk", flat=True)
         series = selectors.tournament_places_series(chart_tournament, players=members)
-        chart = places_chart(series, title=_("Places over rounds: %(name)s") % {"name": chart_tournament.name})
+        chart = places_chart(series, title=_("Places over rounds: %(name)s") % {"name": chart_tournament.name},
+                             labels=chart_labels())
     return render(request, "league/club.html", {
         "club": club, "boards": _boards(selectors.club_leaderboards(club)),
         "chart": mark_safe(chart), "chart_tournament": chart_tournament,
@@ -278,28 +358,42 @@ def _writer(response):
 
 
 def standings_csv(tournament: Tournament, rows) -> HttpResponse:
-    """Standings as CSV: rank (``3=`` for a tie), player, club, each metric."""
+    """Standings as CSV: rank (``3=`` for a tie; empty for a player without
+    a game, listed last), player, club, games, each metric (the ranking
+    basis first), and a note: ``withdrew after round k``, ``not checked
+    in``, ``no game yet``."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-standings.csv"'
     writer = _writer(response)
     keys = tournament.precedence
-    writer.writerow(["rank", "player", "club", "games"] + [METRICS[k].name for k in keys])
+    writer.writerow(["rank", "player", "club", "games"] + [METRICS[k].name for k in keys] + ["note"])
     players = selectors.players_by_id(r.player for r in rows)
+    marks = selectors.tournament_entry_marks(tournament)
     for r in rows:
         p = players.get(r.player)
-        writer.writerow([r.rank_label, p.name if p else r.player,
+        mark = marks.get(r.player)
+        if not r.ranked:
+            note = _entry_note(mark)
+        elif mark is not None and mark.withdrawn_after is not None:
+            note = gettext("withdrew after round %(n)s") % {"n": mark.withdrawn_after}
+        else:
+            note = ""
+        writer.writerow([r.rank_label if r.ranked else "", p.name if p else r.player,
                          p.club.name if p and p.club else "", r.record.played]
-                        + ["" if r.metrics.get(k) is None else r.metrics[k] for k in keys])
+                        + ["" if r.metrics.get(k) is None else r.metrics[k] for k in keys] + [note])
     return response
 
 
-def results_csv(tournament: Tournament) -> HttpResponse:
-    """Every game result as CSV: round, table, game, seat, player, score, won."""
+def results_csv(tournament: Tournament, released_only: bool = False) -> HttpResponse:
+    """Every game result as CSV: round, table, game, seat, player, score, won
+    (``released_only``: of the rounds whose results are released)."""
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-results.csv"'
     writer = _writer(response)
     writer.writerow(["round", "table", "game", "seat", "player", "score", "won", "source"])
     for rnd in tournament.round_set.all():
+        if released_only and not rnd.results_released:
+            continue
         for t in selectors.round_tables(rnd):
             for g in t["games"]:
                 res = g["result"]
@@ -316,12 +410,13 @@ def results_csv(tournament: Tournament) -> HttpResponse:
 
 def tournament_standings_csv(request, slug):
     tournament = get_object_or_404(Tournament, slug=slug)
-    return standings_csv(tournament, selectors.tournament_standings(tournament))
+    return standings_csv(tournament, selectors.tournament_standings(
+        tournament, released_only=not _organiser(request)))
 
 
 def tournament_results_csv(request, slug):
     tournament = get_object_or_404(Tournament, slug=slug)
-    return results_csv(tournament)
+    return results_csv(tournament, released_only=not _organiser(request))
 
 
 def _device(request) -> str:

@@ -36,7 +36,8 @@ def meld_chips(meld: dict[str, Any]) -> list[dict[str, str]]:
 class ContractFamily(Family):
     name = "contract"
     title = "Contract rummy"
-    variant_titles = {"contract": "Contract rummy", "international": "Contract rummy, international rules"}
+    variant_titles = {"contract": "Contract rummy", "international": "Contract rummy, International edition"}
+    ai_level_titles = {"standard": "Standard"}
     order = 10
     round_games = "one"
     fewer_is_better = True

@@ -37,7 +37,7 @@ def read_racks(racks: Sequence[str], seats: int) -> list[list]:
 class RummikubFamily(Family):
     name = "rummikub"
     title = "Rummikub"
-    variant_titles = {"sabra": "Rummikub", "sabra-xp": "Rummikub XP (up to 6 players)"}
+    variant_titles = {"sabra": "Rummikub (Sabra rules)", "sabra-xp": "Rummikub XP (5-6 players)"}
     order = 0
     round_games = "per-seat"
     dispute_kinds = ("table_invalid", "could_open", "not_best")

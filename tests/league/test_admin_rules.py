@@ -43,7 +43,9 @@ def form_of(variant="sabra", **rules):
 def test_the_add_page_shows_each_option_as_a_field_with_its_sentence(official):
     html = official.get("/admin/league/tournament/add/").content.decode()
     assert '<textarea name="rules"' not in html
-    assert re.search(r'<select name="rules__joker_sets"[^>]*>.*keep-tile: split and rearranged', html, re.S)
+    assert re.search(r'<select name="rules__joker_sets"[^>]*>.*<option value="keep-tile">split and rearranged',
+                     html, re.S)
+    assert "keep-tile:" not in html   # the values' meanings, not the engine's keys
     assert 'type="number" name="rules__initial_meld" id="id_rules__initial_meld" value="30" min="0" max="500"' in html
     assert "Points the first meld must reach from the rack alone" in html
     assert '<select name="variant"' in html and 'value="international"' in html
@@ -61,7 +63,7 @@ def test_options_are_saved_as_the_changes_from_the_defaults(official):
 @pytest.mark.parametrize("rules, words", [
     ({"initial_meld": "lots"}, "a whole number from 0 to 500"),
     ({"initial_meld": "900"}, "from 0 to 500, not 900"),
-    ({"joker_sets": "sometimes"}, "one of free, keep-tile, frozen"),
+    ({"joker_sets": "sometimes"}, "one of rearranged like any tile (the box); split and rearranged"),
     ({"joker_group_both_colours": "on"}, "has no effect while joker_sets=free"),  # the engine's own check
 ])
 def test_a_refused_value_is_shown_at_the_field_and_nothing_is_saved(official, rules, words):

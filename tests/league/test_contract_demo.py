@@ -60,7 +60,7 @@ def test_demo_prints_the_organisers_links_and_its_development_login(capsys, sett
     call_command("demo", players=4, rounds=1, contract_players=0, okey_players=0, international_players=0)
     out = capsys.readouterr().out
     assert "The organiser's evening (staff, signed in (demo login admin / admin: development only)):" in out
-    for link in ("/admin/login/?next=/t/demo-night/check-in/", "/tournaments/new/", "/t/demo-night/check-in/",
+    for link in ("/accounts/login/?next=/t/demo-night/check-in/", "/tournaments/new/", "/t/demo-night/check-in/",
                  "/t/demo-night/round/1/desk/", "/t/demo-night/round/1/print.pdf", "/t/demo-night/projector/"):
         assert link in out, link
     assert get_user_model().objects.get(username="admin").check_password("admin")

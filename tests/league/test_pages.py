@@ -117,7 +117,7 @@ def test_admin_seats_enters_sheet_refuses_bad_one_and_closes(official, played):
     # Closing with games missing is refused with the reason.
     close = reverse("admin:league_round_close", args=[rnd.pk])
     page = official.post(close, follow=True).content.decode()
-    assert "round 2 cannot close: 3 game(s) have no result" in page.lower()
+    assert "round 2 cannot close: 3 games have no result" in page.lower()
     # A correction from the same form supersedes.
     official.post(url, {"rack_0": "", "rack_1": "R6", "rack_2": "K3", "rack_3": "B3"})
     assert Result.objects.get(game=game, status="confirmed").scores == [12, -6, -3, -3]

@@ -121,3 +121,39 @@ def test_an_import_from_the_check_in_desk_enters_the_players_in_the_tournament(o
                                                  "tournament": done.slug})
     assert refused.status_code == 400 and "is finished: no new entries" in refused.content.decode()
     assert Player.objects.count() == players and not Entry.objects.filter(tournament=done).exists()
+
+
+def test_a_player_twice_in_one_file_is_one_new_and_one_duplicate_in_the_preview_and_the_import(official):
+    club = Club.objects.create(name="Arad Rummy Club", slug="arad")
+    text = ("name,club,membership\nDilek Kaya,Arad Rummy Club,A-9\nBram Dekker,Arad Rummy Club,\n"
+            "Dilek Kaya,Arad Rummy Club,A-9\n")
+    html = official.post("/players/import/", {"csv": text, "action": "preview"}).content.decode()
+    assert "2 new · 0 matched · 0 doubtful · 0 not readable" in html
+    assert '<span id="duplicates">1 line twice in the file</span>' in html
+    assert 'data-line="4"' in html and "not imported again: the same player as line 2" in html
+    response = official.post("/players/import/", {"csv": text, "action": "import"})
+    assert response.status_code == 302
+    assert "2 player(s) added, 0 updated, 1 skipped" in official.get(response["Location"]).content.decode()
+    assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == ["Bram Dekker", "Dilek Kaya"]
+
+
+def test_a_near_name_is_doubtful_in_the_same_club_elsewhere_and_within_the_file(official):
+    from league.players_csv import edit_distance, near_names
+
+    assert edit_distance("annekedevris", "annekedevries") == 1
+    assert near_names("Anneke de Vris", "Anneke de Vries") and near_names("Jan", "Jan.")
+    assert not near_names("Jan", "Jon Smit") and not near_names("Ann", "Ben")
+    club = Club.objects.create(name="Arad Rummy Club", slug="arad")
+    Player.objects.create(name="Anneke de Vries", club=club)
+    Player.objects.create(name="Pieter Bakker", club=None)
+    text = ("name,club\nAnneke de Vris,Arad Rummy Club\nPieter Baker,Arad Rummy Club\n"
+            "Greta Hoekstra,Arad Rummy Club\nGreta Hoekstr,Arad Rummy Club\n")
+    html = official.post("/players/import/", {"csv": text, "action": "preview"}).content.decode()
+    assert "1 new · 0 matched · 3 doubtful · 0 not readable" in html
+    assert "doubtful, close to Anneke de Vries (Arad Rummy Club)" in html
+    assert "doubtful, close to Pieter Bakker (no club)" in html
+    assert "doubtful, close to Greta Hoekstra (line 4)" in html
+    # only the ticked doubtful rows are added
+    official.post("/players/import/", {"csv": text, "action": "import", "take": ["5"]})
+    assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == [
+        "Anneke de Vries", "Greta Hoekstr", "Greta Hoekstra"]

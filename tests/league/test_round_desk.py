@@ -70,7 +70,7 @@ def test_the_desk_follows_each_table_and_the_round_clock(official, make_tourname
     # closing is refused in words while tables have no result
     refused = official.post(url, {"action": "close"})
     assert refused.status_code == 400
-    assert "cannot close: 3 game(s) have no result yet" in refused.content.decode()
+    assert "cannot close: 3 games have no result yet" in refused.content.decode()
     assert Round.objects.get(pk=rnd.pk).status != Round.Status.CLOSED
     assert official.post(url, {"action": "shuffle"}).status_code == 400
 

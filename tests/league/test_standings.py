@@ -155,11 +155,12 @@ def test_per_round_and_cumulative():
     assert places_by_round(games) == {1: {"A": 1, "B": 2}, 2: {"B": 1, "A": 2}}
 
 
-def test_players_without_games_are_listed_and_ranked_by_the_same_rules():
-    # A late arrival with no game yet has 0 points: above a player who lost.
+def test_players_without_games_are_listed_after_the_ranked_unranked():
+    # A late arrival with no game yet has 0 points, but is never placed
+    # above a player who lost: listed last, without a rank.
     table = compute_standings([g(1, 1, A=1, B=-1)], players=["A", "B", "Late"])
-    assert [(r.player, r.record.played) for r in table] == [
-        ("A", 1), ("Late", 0), ("B", 1)]
+    assert [(r.player, r.record.played, r.rank, r.rank_label) for r in table] == [
+        ("A", 1, 1, "1"), ("B", 1, 2, "2"), ("Late", 0, None, "–")]
 
 
 def test_explicit_winners_for_a_pool_empty_end():

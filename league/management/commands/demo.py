@@ -44,8 +44,9 @@ class Command(BaseCommand):
                             help="number of players (default 8)")
         parser.add_argument("--rounds", type=int, default=2)
         parser.add_argument("--level", default="random", help="AI level of the seats")
-        parser.add_argument("--base-url", default="http://127.0.0.1:8000",
-                            help="where the site is served, for the printed links")
+        parser.add_argument("--base-url", default="",
+                            help="where the site is served, for the printed links (default: the SITE_URL "
+                                 "setting, else http://127.0.0.1:8000)")
         parser.add_argument("--no-admin", action="store_true",
                             help="do not create the demo admin login")
         parser.add_argument("--contract-players", type=int, default=5,
@@ -108,7 +109,7 @@ class Command(BaseCommand):
         demo_admin = User.objects.filter(username="admin", is_superuser=True).first()
         if settings.DEBUG and demo_admin is not None and demo_admin.check_password("admin"):
             admin_note = " (demo login admin / admin: development only)"
-        base = opts["base_url"].rstrip("/")
+        base = (opts["base_url"] or settings.SITE_URL or "http://127.0.0.1:8000").rstrip("/")
         self.stdout.write(
             f"\nDone in {time.monotonic() - started:.1f} s. Where to look "
             f"(served by daphne: bin/demo starts it):\n"
@@ -127,7 +128,7 @@ class Command(BaseCommand):
             + f"  admin         {base}/admin/league/tournament/{tournament.pk}/change/"
             f"{admin_note}\n"
             f"The organiser's evening (staff, signed in{admin_note}):\n"
-            f"  sign in       {base}/admin/login/?next=/t/{SLUG}/check-in/\n"
+            f"  sign in       {base}/accounts/login/?next=/t/{SLUG}/check-in/\n"
             f"  new event     {base}/tournaments/new/\n"
             f"  check-in      {base}/t/{SLUG}/check-in/\n"
             f"  round desk    {base}/t/{SLUG}/round/1/desk/\n"

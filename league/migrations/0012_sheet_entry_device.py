@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('league', '0008_sheet_entry_returned'),
+        ('league', '0011_seating_conflicts'),
     ]
 
     operations = [
