@@ -11,5 +11,6 @@ urlpatterns = [
     path("<int:game_id>/join/", views.game_join, name="join"),
     path("<int:game_id>/seats/<int:index>/take/", views.seat_take, name="seat-take"),
     path("<int:game_id>/play/", views.play, name="play"),
+    path("<int:game_id>/next/", views.game_next, name="next"),
     path("play/", views.play_enter, name="play-enter"),
 ]

@@ -298,7 +298,38 @@ def play(request, game_id: int):
         "error": error, "move": move, "moved": moved if moved.isdigit() else "",
         "my_turn": my_turn, "receipt": view["receipt"],
         "names": [names.get(i, "") for i in range(game.players)],
+        "next_kind": services.next_game_kind(game), "next_game": game.next_game_id,
     }, status=status))
+
+
+@require_POST
+def game_next(request, game_id: int):
+    """"Play again" (or "Next game of the round") on a finished game's seat
+    page: the first seat to ask makes the next game
+    (:func:`games.services.game_next`); every seat that asks takes its own
+    seat there (same index, same name), and lands on its seat page."""
+    seat = seat_session.seat_in_session(request, game_id)
+    if seat is None:
+        get_object_or_404(Game.objects.only("id"), pk=game_id)
+        return _private(render(request, "games/play_enter.html", {
+            "message": _("This browser holds no seat in this game.")}, status=403))
+    try:
+        new = services.game_next(game=seat.game, actor=f"seat:{seat.index}")
+    except GameServiceError as exc:
+        return render(request, "games/message.html", {"game": seat.game, "message": _(
+            "This game is still in play: finish it first.") if exc.code == "not-over" else str(exc)},
+            status=exc.status)
+    if new is None:
+        return render(request, "games/message.html", {"game": seat.game, "message": _(
+            "This was the round's last game at this table.")}, status=409)
+    if seat_session.seat_in_session(request, new.pk) is None:
+        try:
+            token = services.seat_take(game=new, index=seat.index, name=seat.name, user=request.user)
+        except GameServiceError as exc:
+            return render(request, "games/message.html", {"game": new, "message": _seat_refusal(exc)},
+                          status=exc.status)
+        seat_session.enter(request, token)
+    return _private(redirect("games:play", game_id=new.pk))
 
 
 def game_new(request):
