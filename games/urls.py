@@ -7,6 +7,7 @@ app_name = "games"
 urlpatterns = [
     path("", views.game_list, name="list"),
     path("new/", views.game_new, name="new"),
+    path("practice/", views.game_practice, name="practice"),
     path("<int:game_id>/", views.game_detail, name="detail"),
     path("<int:game_id>/join/", views.game_join, name="join"),
     path("<int:game_id>/seats/<int:index>/take/", views.seat_take, name="seat-take"),
