@@ -92,9 +92,10 @@ def tournament_standings(request, slug):
 def round_detail(request, slug, number):
     tournament = get_object_or_404(Tournament, slug=slug)
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
+    tables = selectors.round_tables(rnd)
     return render(request, "league/round.html", {
-        "tournament": tournament, "round": rnd,
-        "tables": selectors.round_tables(rnd),
+        "tournament": tournament, "round": rnd, "tables": tables,
+        "live": selectors.round_live(tables),
     })
 
 

@@ -116,3 +116,28 @@ def test_play_the_computer_in_two_clicks(asgi_live_server, browser):
     game = Game.objects.get()
     assert page.url.endswith(f"/games/{game.pk}/play/")
     assert [(s.kind, s.ai_level) for s in game.seats.order_by("index")] == [("human", ""), ("ai", "strong")]
+
+
+def test_a_rounds_page_shows_its_tables_in_miniature_as_they_play(asgi_live_server, browser):
+    from league import services as league
+    from league.models import Club, Player, TableGame, Tournament
+
+    club = Club.objects.create(name="Live club")
+    t = Tournament.objects.create(name="Live night", club=club, variant="sabra", table_size=3, rounds=1)
+    for name in ("Ann", "Ben", "Cleo", "Dirk", "Eva", "Fay"):
+        league.tournament_enter(tournament=t, player=Player.objects.create(name=name, club=club), checked_in=True)
+    rnd = league.round_seat(tournament=t, seed="minis")
+    firsts = [league.table_game_open_stream(game=g) for g in TableGame.objects.filter(table__round=rnd, number=1)]
+    assert len(firsts) == 2
+    page = browser.new_context(viewport={"width": 1100, "height": 900}).new_page()
+    page.goto(f"{asgi_live_server}/t/{t.slug}/round/1/")
+    page.wait_for_function("document.querySelectorAll('#round-live .mini-board .board').length === 2", timeout=10000)
+    game = Game.objects.get(pk=firsts[1].stream_id)
+    state = load_state(game)
+    services.game_record_move(game=game.pk, move="draw", expected_version=game.version, seat=state.to_move)
+    slot = f'.mini-table[data-game="{game.pk}"] .mini-board'
+    page.wait_for_function(f"document.querySelector('{slot}').dataset.version === '{game.version + 1}'",
+                           timeout=10000)
+    assert "▶" in page.locator(f'{slot} tr.to-move').inner_text()  # the turn moved on in the miniature
+    other = f'.mini-table[data-game="{firsts[0].stream_id}"] .mini-board'
+    assert page.locator(other).get_attribute("data-version") == str(Game.objects.get(pk=firsts[0].stream_id).version)

@@ -38,3 +38,15 @@ def test_the_next_game_of_a_round_follows_a_tournament_game(make_tournament):
 def test_a_game_outside_a_tournament_is_a_rematch():
     game = game_services.game_create(variant="okey", players=4)
     assert game_services.next_game_kind(game) == "rematch"
+
+
+def test_the_round_page_shows_the_tables_in_play_in_miniature(client, make_tournament):
+    t = make_tournament(3, rounds=1, variant="sabra", table_size=3, ai_level="greedy")
+    rnd = services.round_seat(tournament=t, seed="live")
+    assert 'id="round-live"' not in client.get(f"/t/{t.slug}/round/1/").content.decode()  # nothing in play
+    games = list(TableGame.objects.filter(table__round=rnd).order_by("number"))
+    opened = services.table_game_open_stream(game=games[0])
+    page = client.get(f"/t/{t.slug}/round/1/").content.decode()
+    assert page.count('class="mini-table"') == 1
+    assert f'data-game="{opened.stream_id}"' in page and f"/ws/games/\" + id + \"/watch/" in page
+    assert "Table 1, game 1" in page
