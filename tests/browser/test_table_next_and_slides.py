@@ -80,7 +80,7 @@ def test_another_seats_tiles_slide_from_its_place_and_a_sound_plays_where_the_be
     assert cleo.get_attribute("#table-app", "data-bell") == "0"
 
 
-def test_play_again_takes_both_seats_to_the_same_table_again(seat_pages):
+def test_play_again_takes_both_seats_to_the_same_table_again(seat_pages, screenshot):
     game, tokens = dealt(2, [ANN, BEN], title="Rematch night")
     ann = seat_pages.open(game, tokens[0], viewport={"width": 1100, "height": 850})
     ben = seat_pages.open(game, tokens[1], viewport={"width": 1100, "height": 850})
@@ -95,6 +95,8 @@ def test_play_again_takes_both_seats_to_the_same_table_again(seat_pages):
     assert game.is_over
     for page in (ann, ben):  # the end arrives in place, with the button
         page.wait_for_selector("#game-over:not([hidden]) #next-game button", timeout=15000)
+    ann.wait_for_function("document.getAnimations().length === 0", timeout=5000)  # the last slides landed
+    screenshot(ann, "game-over-play-again", full=False)
     ann.click("#next-game button")
     ann.wait_for_selector("#table-app .tk-bar", timeout=10000)
     new = Game.objects.get(pk=Game.objects.get(pk=game.pk).next_game_id)
@@ -118,7 +120,7 @@ def test_play_the_computer_in_two_clicks(asgi_live_server, browser):
     assert [(s.kind, s.ai_level) for s in game.seats.order_by("index")] == [("human", ""), ("ai", "strong")]
 
 
-def test_a_rounds_page_shows_its_tables_in_miniature_as_they_play(asgi_live_server, browser):
+def test_a_rounds_page_shows_its_tables_in_miniature_as_they_play(asgi_live_server, browser, screenshot):
     from league import services as league
     from league.models import Club, Player, TableGame, Tournament
 
@@ -139,5 +141,6 @@ def test_a_rounds_page_shows_its_tables_in_miniature_as_they_play(asgi_live_serv
     page.wait_for_function(f"document.querySelector('{slot}').dataset.version === '{game.version + 1}'",
                            timeout=10000)
     assert "▶" in page.locator(f'{slot} tr.to-move').inner_text()  # the turn moved on in the miniature
+    screenshot(page, "round-live", full=False)
     other = f'.mini-table[data-game="{firsts[0].stream_id}"] .mini-board'
     assert page.locator(other).get_attribute("data-version") == str(Game.objects.get(pk=firsts[0].stream_id).version)

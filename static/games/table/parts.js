@@ -499,6 +499,7 @@
       delete root.dataset.awaiting;
       delete root.dataset.stale;
       build(configFor(frame));
+      if (frame.view.is_over) say(root, _("The game is over."), "info");  // Play again is below the table
       // a short, soft sound when another seat moved, where the sound is on
       // (not when the bell for this seat's turn just rang)
       if (fresh && bellOn() && root.dataset.bell !== "1") {
