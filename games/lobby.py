@@ -115,3 +115,47 @@ class NewGameForm(forms.Form):
                 self.add_error(name, message)
                 return
         self.add_error(None, message)
+
+
+# ------------------------------------------------------------ practice
+def practice_choices() -> list[dict[str, Any]]:
+    """"Play the computer" on the games list: for each variant with
+    computer players, its levels (the family's description, weakest first),
+    the family's default level marked. A choice's value is
+    ``<variant>:<level>``."""
+    out = []
+    for cls in variants():
+        family = registry.family_for(cls.family)
+        levels = list(levels_for(cls.family))
+        if not levels:
+            continue
+        default = family.default_ai_level if family.default_ai_level in levels else levels[0]
+        out.append({"title": gettext(family.variant_title(cls.variant)), "players": cls.min_players,
+                    "choices": [{"value": f"{cls.variant}:{level}", "level": level, "default": level == default}
+                                for level in levels]})
+    return out
+
+
+def practice_game(choice: str, name: str) -> dict[str, Any]:
+    """The arguments of :func:`games.services.game_create` for a practice
+    game ``<variant>:<level>``: the variant's fewest players, seat 0 the
+    person (``name``, else "You"), every other seat the computer at that
+    level; a training game (a play may be asked about: was it the best?).
+
+    :raises ValueError: an unknown variant or level (the message names it).
+    """
+    variant, _sep, level = (choice or "").partition(":")
+    cls = next((c for c in variants() if c.variant == variant), None)
+    if cls is None:
+        raise ValueError(gettext("There is no game %(variant)s to practise.") % {"variant": repr(variant)})
+    levels = list(levels_for(cls.family))
+    if level not in levels:
+        raise ValueError(gettext("The computer has no level %(level)s here: the levels are %(levels)s.")
+                         % {"level": repr(level), "levels": ", ".join(levels) or "-"})
+    name = (name or "").strip()[:120] or gettext("You")
+    title = gettext(registry.family_for(cls.family).variant_title(cls.variant))
+    seats = [{"name": name, "kind": "human"}] + [
+        {"name": gettext("Computer %(n)s (%(level)s)") % {"n": i, "level": level}, "kind": "ai", "ai_level": level}
+        for i in range(1, cls.min_players)]
+    return {"variant": cls.variant, "players": cls.min_players, "seats": seats, "training": True,
+            "title": gettext("Practice: %(game)s against the computer") % {"game": title}}

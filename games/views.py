@@ -83,8 +83,10 @@ def _is_staff(request) -> bool:
 # -------------------------------------------------------------------- pages
 def game_list(request):
     """Every game; the open games started from the start screen, found by
-    name, each joined with one click; and the games this browser holds a
-    seat in."""
+    name, each joined with one click; the games this browser holds a seat
+    in; and "Play the computer" (:func:`game_practice`)."""
+    from .lobby import practice_choices
+
     name = request.GET.get("name", "").strip()[:200]
     games = selectors.game_list()[:100]
     held = seat_session.held_games(request)
@@ -94,6 +96,7 @@ def game_list(request):
                         "seated": [s.name for s in g.seats.all() if s.is_taken or s.kind == Seat.Kind.AI]}
                        for g in selectors.open_games(name=name)[:50]],
         "mine": Game.objects.defer("state").filter(pk__in=held).order_by("-pk") if held else [],
+        "practice": practice_choices(),
     })
 
 
@@ -298,7 +301,55 @@ def play(request, game_id: int):
         "error": error, "move": move, "moved": moved if moved.isdigit() else "",
         "my_turn": my_turn, "receipt": view["receipt"],
         "names": [names.get(i, "") for i in range(game.players)],
+        "next_kind": services.next_game_kind(game), "next_game": game.next_game_id,
     }, status=status))
+
+
+@require_POST
+def game_next(request, game_id: int):
+    """"Play again" (or "Next game of the round") on a finished game's seat
+    page: the first seat to ask makes the next game
+    (:func:`games.services.game_next`); every seat that asks takes its own
+    seat there (same index, same name), and lands on its seat page."""
+    seat = seat_session.seat_in_session(request, game_id)
+    if seat is None:
+        get_object_or_404(Game.objects.only("id"), pk=game_id)
+        return _private(render(request, "games/play_enter.html", {
+            "message": _("This browser holds no seat in this game.")}, status=403))
+    try:
+        new = services.game_next(game=seat.game, actor=f"seat:{seat.index}")
+    except GameServiceError as exc:
+        return render(request, "games/message.html", {"game": seat.game, "message": _(
+            "This game is still in play: finish it first.") if exc.code == "not-over" else str(exc)},
+            status=exc.status)
+    if new is None:
+        return render(request, "games/message.html", {"game": seat.game, "message": _(
+            "This was the round's last game at this table.")}, status=409)
+    if seat_session.seat_in_session(request, new.pk) is None:
+        try:
+            token = services.seat_take(game=new, index=seat.index, name=seat.name, user=request.user)
+        except GameServiceError as exc:
+            return render(request, "games/message.html", {"game": new, "message": _seat_refusal(exc)},
+                          status=exc.status)
+        seat_session.enter(request, token)
+    return _private(redirect("games:play", game_id=new.pk))
+
+
+@require_POST
+def game_practice(request):
+    """"Play the computer" from the games list: one choice (the game and the
+    computer's level) and the button; the other seats are the computer's,
+    this browser holds seat 0 and lands on its seat page."""
+    from .lobby import practice_game
+
+    try:
+        kwargs = practice_game(request.POST.get("choice", ""), request.POST.get("name", ""))
+        game = services.game_create(actor="lobby", **kwargs)
+    except (ValueError, GameServiceError) as exc:
+        return render(request, "games/message.html", {"message": str(exc)}, status=400)
+    token = services.seat_take(game=game, index=0, user=request.user)
+    seat_session.enter(request, token)
+    return _private(redirect("games:play", game_id=game.pk))
 
 
 def game_new(request):

@@ -17,3 +17,6 @@ class LeagueConfig(AppConfig):
         # the result stream keeps each finished game's head: the games
         # audit checks the stream against it (league.witness)
         import_module("league.witness")
+        # a tournament game's seat page offers the next game of the round
+        # (games.services.register_next_game)
+        import_module("league.next_game")

@@ -420,6 +420,21 @@ def round_tables(rnd: Round) -> list[dict]:
     return tables
 
 
+def round_live(tables: list[dict]) -> list[dict]:
+    """The games of a round being played now, one per table at most (the
+    table's first game whose stream is still in play), for the round page's
+    tables in miniature: ``{"table", "number", "game_id", "version"}``."""
+    live = []
+    for t in tables:
+        for g in t["games"]:
+            stream = g["game"].stream
+            if stream is not None and not stream.is_over:
+                live.append({"table": t["table"].number, "number": g["game"].number,
+                             "game_id": stream.pk, "version": stream.version})
+                break
+    return live
+
+
 #: a table's state on the round desk, in the order the desk wants attention
 DESK_STATES = ("disputed", "discrepancy", "waiting", "playing", "entered", "game over", "result in")
 #: each state in the reader's language

@@ -159,10 +159,13 @@ def round_detail(request, slug, number):
     rnd = get_object_or_404(Round, tournament=tournament, number=number)
     organiser = _organiser(request)
     show_draw = rnd.draw_released or organiser
+    show_results = show_draw and (rnd.results_released or organiser)
+    tables = selectors.round_tables(rnd) if show_draw else []
     return render(request, "league/round.html", {
         "tournament": tournament, "round": rnd, "organiser": organiser,
-        "show_draw": show_draw, "show_results": show_draw and (rnd.results_released or organiser),
-        "tables": selectors.round_tables(rnd) if show_draw else [],
+        "show_draw": show_draw, "show_results": show_results, "tables": tables,
+        # the games in play, in miniature: only where their results may be seen
+        "live": selectors.round_live(tables) if show_results else [],
     })
 
 

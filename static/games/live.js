@@ -135,6 +135,36 @@
     });
     return {pieces: pieces, melds: melds};
   }
+  function markNew(root, before) {
+    var left = Object.assign({}, before.pieces);
+    Array.prototype.forEach.call(root.querySelectorAll(".board .melds .meld"), function (m) {
+      var chipsOf = m.querySelectorAll(".chip[title]");
+      var codes = Array.prototype.map.call(chipsOf, function (c) { return c.title; });
+      if (!before.melds[codes.slice().sort().join(" ")]) m.classList.add("tk-changed");
+      Array.prototype.forEach.call(chipsOf, function (c) {
+        if (left[c.title] > 0) left[c.title] -= 1; else c.classList.add("tk-new", "tk-land");
+      });
+    });
+  }
+
+  /* A game in miniature (a tournament round's live page): into(url, slot,
+   * frame) reads the game's public page and puts its board into ``slot``,
+   * marking what is new there; slot.dataset.version follows the frame. */
+  function into(url, slot, frame) {
+    var before = chipShape(slot);
+    return fetch(url, {credentials: "same-origin", cache: "no-store"})
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) {
+        if (!html) return;
+        var board = new DOMParser().parseFromString(html, "text/html").querySelector("#board-box");
+        if (!board) return;
+        slot.textContent = "";
+        Array.prototype.forEach.call(board.childNodes, function (n) { slot.appendChild(document.importNode(n, true)); });
+        if (frame) { markNew(slot, before); slot.dataset.version = String(frame.version); }
+      })
+      .catch(function () {});
+  }
+
   function swap(url, selectors, frame) {
     var arrived = frame && frame.arrived || performance.now();
     var before = chipShape(document);
@@ -147,15 +177,7 @@
           var old = document.querySelector(sel), now = fresh.querySelector(sel);
           if (old && now) old.replaceWith(document.importNode(now, true));
         });
-        var left = Object.assign({}, before.pieces);
-        Array.prototype.forEach.call(document.querySelectorAll(".board .melds .meld"), function (m) {
-          var chipsOf = m.querySelectorAll(".chip[title]");
-          var codes = Array.prototype.map.call(chipsOf, function (c) { return c.title; });
-          if (!before.melds[codes.slice().sort().join(" ")]) m.classList.add("tk-changed");
-          Array.prototype.forEach.call(chipsOf, function (c) {
-            if (left[c.title] > 0) left[c.title] -= 1; else c.classList.add("tk-new", "tk-land");
-          });
-        });
+        markNew(document, before);
         window.tkFrameTimes = window.tkFrameTimes || [];
         window.requestAnimationFrame(function () { window.tkFrameTimes.push(Math.round((performance.now() - arrived) * 10) / 10); });
       })
@@ -258,4 +280,5 @@
     connect();
   };
   window.tablekeeperLive.swap = swap;
+  window.tablekeeperLive.into = into;
 })();

@@ -3,6 +3,8 @@ and seats, the starter seated by the session; refusals next to the field."""
 
 from __future__ import annotations
 
+import html
+
 import pytest
 from django.test import Client
 
@@ -133,3 +135,39 @@ def test_an_okey_room_is_started_with_its_settings_and_ai_seats():
                                                                Seat.Kind.AI, Seat.Kind.HUMAN]
     page = client.get(response["Location"]).content.decode()
     assert "games/table/okey.js" in page and "tablekeeperOkey" in page
+
+
+def test_play_the_computer_in_two_clicks_from_the_games_list():
+    client = Client()
+    html = client.get("/games/").content.decode()
+    form = html[html.index('id="practice"'):html.index("</form>", html.index('id="practice"'))]
+    # every level of each variant's family is offered, the family's default chosen for the first
+    assert 'value="sabra:greedy"' in form and 'value="okey:strong"' in form and 'value="contract:standard"' in form
+    assert form.count(" selected") == 1
+    response = client.post("/games/practice/", {"choice": "okey:strong"})
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/play/"
+    seats = list(game.seats.order_by("index"))
+    assert game.variant == "okey" and game.players == 2 and game.training
+    assert [(s.kind, s.ai_level) for s in seats] == [(Seat.Kind.HUMAN, ""), (Seat.Kind.AI, "strong")]
+    assert seats[0].name == "You" and seats[0].token_hash
+    page = client.get(response["Location"])
+    assert page.status_code == 200 and "<h1>You</h1>" in page.content.decode()
+    assert not Game.objects.filter(pk=game.pk, seats__kind=Seat.Kind.HUMAN, seats__token_hash="").exists()
+
+
+def test_a_practice_game_takes_the_name_and_the_variants_fewest_players():
+    client = Client()
+    response = client.post("/games/practice/", {"choice": "contract:standard", "name": "Ann"})
+    game = Game.objects.get()
+    assert response.status_code == 302 and game.players == 3
+    assert [s.name for s in game.seats.order_by("index")][0] == "Ann"
+    assert [s.kind for s in game.seats.order_by("index")] == ["human", "ai", "ai"]
+
+
+@pytest.mark.parametrize("choice, words", [("sabra:genius", "no level 'genius'"), ("chess:greedy", "no game 'chess'"),
+                                           ("", "no game ''")])
+def test_a_bad_practice_choice_is_refused_and_nothing_is_stored(choice, words):
+    response = Client().post("/games/practice/", {"choice": choice})
+    assert response.status_code == 400 and words in html.unescape(response.content.decode())
+    assert not Game.objects.exists()

@@ -32,7 +32,9 @@
     // an answer of the engine's check arriving mid-drag redraws once the
     // drag ends (a redraw would cut the drag short)
     var guard = P.dragGuard(root, function () { draw(); });
-    var ids = 0, selected = null, answer = null, timer = null;
+    // only the answer for the layout on the table now is read (answers of
+    // a loaded server may come back out of order)
+    var ids = 0, selected = null, answer = null, timer = null, checkSeq = 0;
     var tiles = {};  // id -> {id, code, home: "rack" | "table"}
     var start = {
       rack: order.apply(view.my_rack).map(function (c) { return piece(c, "rack"); }),
@@ -54,6 +56,9 @@
         table.some(function (m, i) { return ids_(m) !== ids_(start.table[i] || []); });
     }
     function reset() {
+      checkSeq += 1;
+      if (timer) { clearTimeout(timer); timer = null; }
+      root.dataset.checking = "0";
       rack = start.rack.slice();
       table = start.table.map(function (m) { return m.slice(); });
       selected = null;
@@ -96,19 +101,22 @@
 
     function check() {
       if (timer) clearTimeout(timer);
+      checkSeq += 1;
       answer = null;
-      if (!dirty()) { draw(); return; }
+      if (!dirty()) { root.dataset.checking = "0"; draw(); return; }
       root.dataset.checking = "1";
+      var mine = checkSeq;
       timer = setTimeout(function () {
         var layout = table.map(function (m) { return m.map(function (t) { return t.code; }); });
         P.post(config.urls.compose, {melds: layout}, config.csrf).then(function (res) {
+          if (mine !== checkSeq) return;  // a layout since changed or put back
           root.dataset.checking = "0";
           if (!res.ok) { say(res.body.detail || _("the table could not be checked"), "error"); return; }
           answer = res.body;
           guard.paint();
           if (answer.legal) say(_("Ready: Lay puts it on the table."), "info");
           else say(answer.refusal || _("Some melds are not valid yet."), "warn");
-        }).catch(function () { root.dataset.checking = "0"; });
+        }).catch(function () { if (mine === checkSeq) root.dataset.checking = "0"; });
       }, 120);
     }
 

@@ -255,9 +255,25 @@
    * when the page finds it is this seat's turn and it was not on the
    * page's previous drawing. Switchable; the choice is kept per browser.
    * root.dataset.bell counts the rings (what a test reads). */
+  var audio = null;
+  function tone(freq, secs, volume) {  // one short tone; the page keeps one audio context
+    try {
+      audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+      var osc = audio.createOscillator(), gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.value = volume;
+      osc.connect(gain);
+      gain.connect(audio.destination);
+      osc.start();
+      osc.stop(audio.currentTime + secs);
+    } catch (e) { /* no sound */ }
+  }
+
+  function bellOn() { return window.localStorage.getItem("tk-bell") !== "off"; }
+
   function bell(root, config, myTurn) {
     var key = "tk-turn-" + config.game + "-" + config.seat;
-    var on = window.localStorage.getItem("tk-bell") !== "off";
+    var on = bellOn();
     var before = window.sessionStorage.getItem(key);
     window.sessionStorage.setItem(key, myTurn ? "mine" : "theirs");
     var box = el("label", {cls: "tk-bell"}, [el("input", {type: "checkbox", cls: "tk-bell-on"}),
@@ -271,16 +287,7 @@
     root.dataset.bell = "0";
     if (myTurn && before === "theirs" && on) {
       root.dataset.bell = "1";
-      try {
-        var ctx = new (window.AudioContext || window.webkitAudioContext)();
-        var osc = ctx.createOscillator(), gain = ctx.createGain();
-        osc.frequency.value = 880;
-        gain.gain.value = 0.15;
-        osc.connect(gain);
-        gain.connect(ctx.destination);
-        osc.start();
-        osc.stop(ctx.currentTime + 0.18);
-      } catch (e) { /* no sound: the title still says it */ }
+      tone(880, 0.18, 0.15);  // no sound (no audio device): the title still says it
       if (document.hidden && window.Notification && Notification.permission === "granted") {
         new Notification(_("Your turn"), {body: document.title});
       }
@@ -354,30 +361,64 @@
   }
 
   function tableShape(root) {
-    var pieces = {}, melds = {};
+    var pieces = {}, melds = {}, piles = {};
     Array.prototype.forEach.call(root.querySelectorAll(GROUPS), function (m) {
       var c = codes(m);
       melds[groupKey(m, c)] = true;
       c.forEach(function (code) { pieces[code] = (pieces[code] || 0) + 1; });
+      if (m.classList.contains("tk-pile")) piles[m.getAttribute("data-place")] = c;
     });
-    return {pieces: pieces, melds: melds};
+    return {pieces: pieces, melds: melds, piles: piles};
+  }
+
+  /* Where a piece another seat just put down came from: a pile that held
+   * it and holds one fewer now (the discard taken), else the mover's rack
+   * (its place in the score box). [kind, node] or null. */
+  function originOf(root, before, code, mover) {
+    var now = tableShape(root).piles, place;
+    for (place in before.piles) {
+      var had = before.piles[place].filter(function (c) { return c === code; }).length;
+      var has = (now[place] || []).filter(function (c) { return c === code; }).length;
+      var node = root.querySelector('.tk-pile[data-place="' + place + '"]');
+      if (had > has && node) return ["pile:" + place, node];
+    }
+    var box = mover === null || mover === undefined ? null : root.querySelector('.tk-seat[data-seat="' + mover + '"]');
+    return box ? ["seat:" + mover, box] : null;
+  }
+
+  var still = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : {matches: false};
+
+  /* A piece slides from its origin to where it landed (none where the
+   * reader asked for reduced motion); data-from says where from. */
+  function slide(piece, origin) {
+    piece.setAttribute("data-from", origin[0]);
+    if (still.matches || !piece.animate) return;
+    var to = piece.getBoundingClientRect(), from = origin[1].getBoundingClientRect();
+    var dx = (from.left + from.width / 2) - (to.left + to.width / 2), dy = (from.top + from.height / 2) - (to.top + to.height / 2);
+    piece.animate([{transform: "translate(" + dx + "px, " + dy + "px) scale(.8)", opacity: 0.5},
+                   {transform: "none", opacity: 1}], {duration: 480, easing: "cubic-bezier(.2,.7,.3,1)"});
   }
 
   /* The first drawing after a move: what is new against ``before`` is
    * marked (and slides in); the marks are remembered by piece id and meld
    * key, so that the table's own redraws (the player moving tiles) keep
    * them on the same pieces and never mark the player's own. */
-  function markFresh(root, before) {
-    var left = Object.assign({}, before.pieces), marks = {pieces: {}, melds: {}};
+  function markFresh(root, before, mover) {
+    var left = Object.assign({}, before.pieces), marks = {pieces: {}, melds: {}}, landed = [];
     Array.prototype.forEach.call(root.querySelectorAll(GROUPS), function (m) {
       var c = codes(m);
       if (!before.melds[groupKey(m, c)]) { m.classList.add("tk-changed"); marks.melds[groupKey(m, c)] = true; }
       Array.prototype.forEach.call(m.querySelectorAll("[data-code]"), function (b) {
         var code = b.getAttribute("data-code");
         if (left[code] > 0) { left[code] -= 1; return; }
-        b.classList.add("tk-new", "tk-land");
+        b.classList.add("tk-new");
         marks.pieces[b.getAttribute("data-id") || code] = true;
+        landed.push(b);
       });
+    });
+    landed.forEach(function (b) {
+      var origin = originOf(root, before, b.getAttribute("data-code"), mover);
+      if (origin) slide(b, origin);
     });
     return marks;
   }
@@ -394,7 +435,7 @@
   function host(root, config, hooks) {
     hooks = hooks || {};
     var ctor = window[config.global], table = null, current = config, awaiting = null, heldFrame = null;
-    var fresh = null, observer = null, marking = false;
+    var fresh = null, mover = null, observer = null, marking = false;
     window.tkFrameTimes = window.tkFrameTimes || [];
 
     var marks = null;
@@ -414,7 +455,7 @@
       table = ctor(root, cfg);
       dock();
       root.dataset.version = String(cfg.version);
-      marks = fresh ? markFresh(root, fresh) : null;
+      marks = fresh ? markFresh(root, fresh, mover) : null;
       if (marks) {
         observer = new MutationObserver(function () { if (!marking) { marking = true; Promise.resolve().then(function () { marking = false; remark(); }); } });
         observer.observe(root, {childList: true, subtree: true});
@@ -452,11 +493,19 @@
       var last = frame.recent && frame.recent.length ? frame.recent[frame.recent.length - 1] : null;
       // the marks: what is on the table now that was not (another seat's move)
       fresh = last && last.seat !== config.seat ? tableShape(root) : null;
+      mover = last ? last.seat : null;
       awaiting = null;
       heldFrame = null;
       delete root.dataset.awaiting;
       delete root.dataset.stale;
       build(configFor(frame));
+      if (frame.view.is_over) say(root, _("The game is over."), "info");  // Play again is below the table
+      // a short, soft sound when another seat moved, where the sound is on
+      // (not when the bell for this seat's turn just rang)
+      if (fresh && bellOn() && root.dataset.bell !== "1") {
+        root.dataset.moveSounds = String((Number(root.dataset.moveSounds) || 0) + 1);
+        tone(520, 0.07, 0.06);
+      }
       if (hooks.onFrame) hooks.onFrame(frame);
       window.requestAnimationFrame(function () {
         var took = performance.now() - arrived;

@@ -31,7 +31,9 @@
 
   window.tablekeeperRummikub = function (root, config) {
     var view = config.view, myTurn = config.my_turn;
-    var nextId = 0, selected = null, checkTimer = null, lastAnswer = null;
+    // checks: the engine's answers may come back out of order (a loaded
+    // server); only the answer for the layout on the table now is read
+    var nextId = 0, selected = null, checkTimer = null, lastAnswer = null, checkSeq = 0;
     // a drag in progress is never cut short by a redraw (an answer of the
     // engine's check arriving mid-drag waits until the drag ends)
     var guard = P.dragGuard(root, function () { render(); });
@@ -47,7 +49,14 @@
 
     function say(text, kind) { P.say(root, text, kind); }
 
+    function forgetChecks() {  // the checks on their way are for a layout that is gone
+      checkSeq += 1;
+      if (checkTimer) { clearTimeout(checkTimer); checkTimer = null; }
+      root.dataset.checking = "0";
+    }
+
     function reset() {
+      forgetChecks();
       rack = start.rack.slice();
       table = start.table.map(function (m) { return m.slice(); });
       selected = null;
@@ -191,7 +200,7 @@
     }
 
     function scheduleCheck() {
-      if (checkTimer) clearTimeout(checkTimer);
+      forgetChecks();
       lastAnswer = null;
       render();
       if (!changed()) return;
@@ -201,8 +210,11 @@
 
     function check() {
       var layout = table.map(function (m) { return m.map(function (t) { return t.code; }); });
+      var mine = checkSeq;
+      checkTimer = null;
       P.post(config.urls.compose, {melds: layout}, config.csrf)
         .then(function (res) {
+          if (mine !== checkSeq) return;  // an answer for a layout since changed or put back
           root.dataset.checking = "0";
           if (!res.ok) { say(res.body.detail || _("the table could not be checked"), "error"); return; }
           lastAnswer = res.body;
@@ -211,7 +223,7 @@
           else if (res.body.legal) say(_("Ready: End turn plays it."), "info");
           else say(_("Some melds are not valid yet."), "warn");
         })
-        .catch(function () { root.dataset.checking = "0"; });
+        .catch(function () { if (mine === checkSeq) root.dataset.checking = "0"; });
     }
 
     function send(move) {
