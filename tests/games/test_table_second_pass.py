@@ -76,15 +76,16 @@ def test_a_frame_for_a_page_that_went_away_is_dropped_quietly():
     socket = WatchConsumer()
     socket.game_id = 1
 
-    async def gone(content, close=False):
+    async def gone(text_data=None, bytes_data=None, close=False):
         raise Disconnected("Attempt to send on a closed protocol")
 
-    socket.send_json = gone
+    socket.send = gone  # every frame, encoded here or primed, goes out through send()
     assert asyncio.run(socket._send({"type": "view"})) is False
+    assert asyncio.run(socket._send_text('{"type": "view"}')) is False
 
-    async def broken(content, close=False):
+    async def broken(text_data=None, bytes_data=None, close=False):
         raise RuntimeError("something else")
 
-    socket.send_json = broken
+    socket.send = broken
     with pytest.raises(RuntimeError, match="something else"):
         asyncio.run(socket._send({"type": "view"}))
