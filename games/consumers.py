@@ -38,7 +38,8 @@ from .push import group_name
 from .receipts import receipt_at
 from .rows import game_without_state
 from .seat_session import SESSION_KEY, seat_in_session
-from .services import load_state, turn_clock
+from .clock import turn_clock
+from .services import load_state
 
 log = logging.getLogger(__name__)
 

@@ -95,7 +95,7 @@ class Game(models.Model):
     updated_at = models.DateTimeField(auto_now=True)
     # The game that follows this one once it is over: the same table again
     # (a rematch) or, for a tournament's game, the next game of the round.
-    # Made by the first seat that asks (games.services.game_next).
+    # Made by the first seat that asks (games.next_game.game_next).
     next_game = models.OneToOneField("self", null=True, blank=True, on_delete=models.SET_NULL,
                                      related_name="previous_game", editable=False)
 

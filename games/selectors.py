@@ -19,7 +19,8 @@ from .lru import LRU
 from .models import AuditVerdict, Game, Seat
 from .receipts import receipt_at
 from .moves import family_of, move_entries, public_move_text, recent_moves, said_moves  # noqa: F401 (read from here too)
-from .services import clock_of, clock_running, load_state
+from .clock import clock_of, clock_running
+from .services import load_state
 
 
 def game_list(*, status: str | None = None) -> QuerySet[Game]:
@@ -68,7 +69,7 @@ def game_summary(game: Game) -> dict[str, Any]:
 def game_view(game: Game, seat: int | None) -> dict[str, Any]:
     """``{"game", "version", "seat", "view"}`` with ``view`` the engine's
     ``view(seat)`` at the game's current version (``seat=None``: public),
-    ``clock``, the running turn clock (:func:`games.services.turn_clock`),
+    ``clock``, the running turn clock (:func:`games.clock.turn_clock`),
     and ``receipt``, the signed head receipt of that version
     (:mod:`games.receipts`).
 

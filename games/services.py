@@ -27,6 +27,7 @@ from .errors import BadRequest, GameIsOver, GameServiceError, MoveRefused, NotYo
 from .models import Event, Game, Seat, SeedSecret, Snapshot
 from .replay import rebuild, seed_sha256
 from .rows import game_without_state, seat_by_token_hash
+from .clock import CLOCK_GRACE, clock_of, clock_running, turn_clock  # noqa: F401 (read from here too)
 from .states import STATE_CACHE, _seed, load_state, state_from_stream  # noqa: F401 (the games app's own readers import them from here)
 
 
@@ -175,71 +176,6 @@ def game_create(*, variant: str, players: int, rules: dict[str, Any] | None = No
         _save_projection(game, state, rows[-1].version)
         outbox.publish(game, rows)
     return game
-
-
-@dataclass(frozen=True)
-class NextGameSource:
-    """Who decides the game after a finished one when it is not simply the
-    same table again. An app above the games app (the league: the next game
-    of a tournament round) registers one with :func:`register_next_game`;
-    the games app never imports it.
-
-    ``claims(game)`` says whether ``game`` is one of its own; ``open_next(game)``
-    returns the next game's stream (made if need be), or ``None`` when
-    there is none (the round's last game at that table)."""
-
-    kind: str
-    claims: Any
-    open_next: Any
-
-
-NEXT_GAME_SOURCES: list[NextGameSource] = []
-
-
-def register_next_game(source: NextGameSource) -> None:
-    if all(s.kind != source.kind for s in NEXT_GAME_SOURCES):
-        NEXT_GAME_SOURCES.append(source)
-
-
-def next_game_kind(game: Game) -> str:
-    """``"rematch"`` (the same table again), or the kind of the source that
-    claims ``game`` (the league's ``"round"``)."""
-    for source in NEXT_GAME_SOURCES:
-        if source.claims(game):
-            return source.kind
-    return "rematch"
-
-
-def game_next(*, game: Game, actor: str = "") -> Game | None:
-    """The game after ``game``, which is over: made by the first call and
-    recorded on the finished game (``Game.next_game``), returned as it is by
-    every later one. A rematch is the same table again: the same seats
-    (names, people and computer levels), variant, rule options and title,
-    a new deal from a fresh secret seed, the first seat moved on by one.
-    A game claimed by a registered source (a tournament round's game)
-    is followed by what that source opens instead, or by nothing (``None``).
-    The seats of the new game are open: each person takes their own
-    (:func:`seat_take`).
-
-    :raises BadRequest: ``game`` is still in play.
-    """
-    with transaction.atomic():
-        locked = Game.objects.select_for_update().defer("state").get(pk=game.pk)
-        if not locked.is_over:
-            raise BadRequest(f"game {game.pk} is still in play: finish it first", "not-over")
-        if locked.next_game_id is not None:
-            return Game.objects.defer("state").get(pk=locked.next_game_id)
-        source = next((s for s in NEXT_GAME_SOURCES if s.claims(locked)), None)
-        if source is not None:
-            new = source.open_next(locked)
-        else:
-            seats = [{"name": s.name, "kind": s.kind, "ai_level": s.ai_level} for s in locked.seats.order_by("index")]
-            new = game_create(variant=locked.variant, players=locked.players, rules=locked.rules, seats=seats,
-                              first=(locked.first + 1) % locked.players, title=locked.title, actor=actor,
-                              training=locked.training)
-        if new is not None:
-            Game.objects.filter(pk=locked.pk).update(next_game=new)
-    return new
 
 
 def seat_take(*, game: Game, index: int, name: str = "", user=None) -> str:
@@ -479,47 +415,6 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
                       game_over=state.is_over, penalty_for=refused["move"] if refused else None,
                       rule=refused["rule"] if refused else None,
                       message=refused["message"] if refused else "", head_hash=rows[-1].hash)
-
-
-# the turn clock: how late a claim may come early (a browser's clock and
-# the network), in seconds
-CLOCK_GRACE = 0.3
-
-
-def turn_clock(game: Game, state=None, *, now=None) -> dict[str, Any] | None:
-    """The running turn clock of a digital game whose rules set one (the
-    engine's ``turn_clock``): ``{"seat", "seconds", "started_at", "left"}``,
-    the turn having started when the game's last event was recorded (the
-    projection's ``updated_at``, written in the same transaction). ``None``
-    for a game from a real table (its clock is the table's), a finished game,
-    or rules without a limit."""
-    if game.is_over or game.mode != Game.Mode.DIGITAL:
-        return None
-    return clock_running(game, clock_of(game, state if state is not None else load_state(game)), now=now)
-
-
-def clock_of(game: Game, state) -> tuple[float, int] | None:
-    """``(seconds, seat)`` of the turn clock at ``state`` (the game's
-    position at its version), or ``None`` where no clock runs."""
-    if game.is_over or game.mode != Game.Mode.DIGITAL:
-        return None
-    clock = state.turn_clock() if hasattr(state, "turn_clock") else None
-    if clock is None or state.to_move is None:
-        return None
-    return clock[0], state.to_move
-
-
-def clock_running(game: Game, clock: tuple[float, int] | None, *, now=None) -> dict[str, Any] | None:
-    """:func:`turn_clock` from :func:`clock_of`'s ``(seconds, seat)``."""
-    # the projection is written with every event, in its transaction: its
-    # time is the last event's (no query on the hot path)
-    started = game.updated_at
-    if clock is None or started is None:
-        return None
-    now = now or timezone.now()
-    seconds, seat = clock
-    left = max(0.0, seconds - (now - started).total_seconds())
-    return {"seat": seat, "seconds": seconds, "started_at": started.isoformat(), "left": round(left, 1)}
 
 
 def game_claim_timeout(*, game: Game | int, expected_version: int, actor: str = "") -> MoveResult:

@@ -18,7 +18,8 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from . import ai_seats, seat_session, selectors, services
+from . import ai_seats, next_game, seat_session, selectors, services
+from .clock import turn_clock
 from .analysis import analysis_page, better_view, mistake_nav
 from .errors import ConcurrencyConflict, GameServiceError
 from .models import Game, Seat
@@ -167,7 +168,7 @@ def game_detail(request, game_id: int):
     version, last = board["version"], board["last_version"]
     nav = {"first": 1, "prev": max(1, version - 1), "next": min(last, version + 1), "last": last,
            "at_start": version <= 1, "at_end": version >= last}
-    clock = services.turn_clock(game)
+    clock = turn_clock(game)
     if clock:
         clock["name"] = names.get(clock["seat"], f"seat {clock['seat']}")
     # the post-game analysis: only once the game is over, whoever reads
@@ -301,7 +302,7 @@ def play(request, game_id: int):
         "error": error, "move": move, "moved": moved if moved.isdigit() else "",
         "my_turn": my_turn, "receipt": view["receipt"],
         "names": [names.get(i, "") for i in range(game.players)],
-        "next_kind": services.next_game_kind(game), "next_game": game.next_game_id,
+        "next_kind": next_game.next_game_kind(game), "next_game": game.next_game_id,
     }, status=status))
 
 
@@ -309,7 +310,7 @@ def play(request, game_id: int):
 def game_next(request, game_id: int):
     """"Play again" (or "Next game of the round") on a finished game's seat
     page: the first seat to ask makes the next game
-    (:func:`games.services.game_next`); every seat that asks takes its own
+    (:func:`games.next_game.game_next`); every seat that asks takes its own
     seat there (same index, same name), and lands on its seat page."""
     seat = seat_session.seat_in_session(request, game_id)
     if seat is None:
@@ -317,7 +318,7 @@ def game_next(request, game_id: int):
         return _private(render(request, "games/play_enter.html", {
             "message": _("This browser holds no seat in this game.")}, status=403))
     try:
-        new = services.game_next(game=seat.game, actor=f"seat:{seat.index}")
+        new = next_game.game_next(game=seat.game, actor=f"seat:{seat.index}")
     except GameServiceError as exc:
         return render(request, "games/message.html", {"game": seat.game, "message": _(
             "This game is still in play: finish it first.") if exc.code == "not-over" else str(exc)},

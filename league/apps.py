@@ -18,5 +18,5 @@ class LeagueConfig(AppConfig):
         # audit checks the stream against it (league.witness)
         import_module("league.witness")
         # a tournament game's seat page offers the next game of the round
-        # (games.services.register_next_game)
+        # (games.next_game.register_next_game)
         import_module("league.next_game")

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from .models import Entry, Round, Seat, Table, TableGame, Tournament
 from .seating import seat_round
-from .selectors import seating_conflict_pairs, seating_history, tournament_standings
+from .seating_reads import seating_conflict_pairs, seating_history
+from .selectors import tournament_standings
 
 
 def games_per_table(tournament: Tournament, seats: int) -> int:

@@ -1,5 +1,5 @@
 """A tournament game's "Next game of the round": registered with the games
-app (:func:`games.services.register_next_game`), which never imports the
+app (:func:`games.next_game.register_next_game`), which never imports the
 league. A game that is a table game's stream is followed by the next game
 of that table in the round (its stream opened if need be,
 :func:`league.services.table_game_open_stream`), or by nothing after the
@@ -7,7 +7,7 @@ round's last game at that table."""
 
 from __future__ import annotations
 
-from games.services import NextGameSource, register_next_game
+from games.next_game import NextGameSource, register_next_game
 
 from .models import TableGame
 

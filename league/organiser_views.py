@@ -14,7 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from . import selectors
+from . import seating_reads, selectors
 from . import table_entry as entries
 from .models import Entry, Player, Round, Tournament
 
@@ -156,11 +156,11 @@ def round_desk(request, slug, number):
         if rnd.status != Round.Status.CLOSED:
             t["entry_url"] = reverse("league:table-entry", args=[entries.table_entry_code(table=t["table"])])
     counts = {s: sum(1 for t in tables if t["state"] == s) for s in selectors.DESK_STATES}
-    final = selectors.round_seating_final(rnd)
+    final = seating_reads.round_seating_final(rnd)
     swap = None
     if not final and "a" in request.GET:
         a, b = _int(request.GET.get("a")), _int(request.GET.get("b"))
-        swap = selectors.round_swap_cost(rnd, a, b) if a is not None and b is not None else None
+        swap = seating_reads.round_swap_cost(rnd, a, b) if a is not None and b is not None else None
         if swap is None:
             message, status = _("choose two different seats of this round to swap"), 400
         else:
@@ -175,7 +175,7 @@ def round_desk(request, slug, number):
     from .seating import seating_conflicts
 
     conflicts = list(SeatingConflict.objects.filter(tournament=tournament).select_related("player_a", "player_b"))
-    layout, _where = selectors.round_layout(rnd)
+    layout, _where = seating_reads.round_layout(rnd)
     names = {p.pk: p.name for c in conflicts for p in (c.player_a, c.player_b)}
     together = [{"table": t + 1, "names": sorted(names.get(p, str(p)) for p in pair)}
                 for t, pair in seating_conflicts(layout, [(c.player_a_id, c.player_b_id) for c in conflicts])]

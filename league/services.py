@@ -28,7 +28,7 @@ from games.errors import GameServiceError
 from games.models import Event
 from games.services import game_create
 
-from . import manager, selectors
+from . import manager, seating_reads, selectors
 from .models import (Club, Entry, Player, Result, ResultEvent, Round, Seat,
                      TableGame, Tournament)
 from .seating import SeatingError
@@ -189,8 +189,8 @@ def round_seat(*, tournament: Tournament, seed: str | None = None) -> Round:
 
 def _round_open_for_seating(rnd: Round) -> None:
     """:raises LeagueError: the round's play has begun (see
-    :func:`league.selectors.round_seating_final`)."""
-    reason = selectors.round_seating_final(rnd)
+    :func:`league.seating_reads.round_seating_final`)."""
+    reason = seating_reads.round_seating_final(rnd)
     if reason:
         raise LeagueError(reason)
 
@@ -218,8 +218,8 @@ def round_swap(*, round: Round, seat_a: int, seat_b: int) -> Round:
         for seat, entry_id, level in moved:
             seat.entry_id, seat.ai_level = entry_id, level
             seat.save(update_fields=["entry", "ai_level"])
-        layout, _ = selectors.round_layout(rnd)
-        rnd.repeat_mates, rnd.repeat_seats = selectors.layout_repeats(rnd, layout)
+        layout, _ = seating_reads.round_layout(rnd)
+        rnd.repeat_mates, rnd.repeat_seats = seating_reads.layout_repeats(rnd, layout)
         rnd.save(update_fields=["repeat_mates", "repeat_seats"])
     return rnd
 

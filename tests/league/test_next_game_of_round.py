@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import next_game
 from games import services as game_services
 from games.ai_seats import ai_seats_play
 from games.models import Game
@@ -23,21 +24,21 @@ def test_the_next_game_of_a_round_follows_a_tournament_game(make_tournament):
     first = services.table_game_open_stream(game=games[0], all_ai=True)
     assert ai_seats_play(game_id=first.stream_id).status == "game-over"
     stream = Game.objects.get(pk=first.stream_id)
-    assert game_services.next_game_kind(stream) == "round"
-    nxt = game_services.game_next(game=stream)
+    assert next_game.next_game_kind(stream) == "round"
+    nxt = next_game.game_next(game=stream)
     games[1].refresh_from_db()
     assert nxt is not None and nxt.pk == games[1].stream_id and nxt.first == games[1].first
     assert "game 2" in nxt.title and nxt.variant == "sabra"
-    assert game_services.game_next(game=stream).pk == nxt.pk  # asked again: the same game
+    assert next_game.game_next(game=stream).pk == nxt.pk  # asked again: the same game
     # the round's last game at the table has no next game
     last = services.table_game_open_stream(game=games[-1], all_ai=True)
     assert ai_seats_play(game_id=last.stream_id).status == "game-over"
-    assert game_services.game_next(game=Game.objects.get(pk=last.stream_id)) is None
+    assert next_game.game_next(game=Game.objects.get(pk=last.stream_id)) is None
 
 
 def test_a_game_outside_a_tournament_is_a_rematch():
     game = game_services.game_create(variant="okey", players=4)
-    assert game_services.next_game_kind(game) == "rematch"
+    assert next_game.next_game_kind(game) == "rematch"
 
 
 def test_the_round_page_shows_the_tables_in_play_in_miniature(client, make_tournament):

@@ -10,7 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
-from league import selectors, services
+from league import seating_reads, services
 from league.models import Player, SeatingConflict
 from league.seating import SeatingError, seat_round, seating_conflicts
 
@@ -61,7 +61,7 @@ def test_the_desk_enters_a_pair_the_seating_keeps_it_and_the_swap_cost_counts_it
     assert re.search(r'class="cost-conflicts">1 → 0</b>', cost) and "better" in cost
     # a new draw of this round keeps them apart
     official.post(desk, {"action": "reseat"})
-    layout, _ = selectors.round_layout(t.round_set.get(number=1))
+    layout, _ = seating_reads.round_layout(t.round_set.get(number=1))
     assert sum(len(table) for table in layout) == 8 and not seating_conflicts(layout, [(a.pk, b.pk)])
     assert 'id="conflicts-together"' not in official.get(desk).content.decode()
     # refused in words: the same player twice, a player not entered
