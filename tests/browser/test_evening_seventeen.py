@@ -163,7 +163,9 @@ def play_round(desk, phones, desk_url, number, expected, *, clash_table=None):
     assert all(len(set(s["codes"].values())) == len(s["names"]) for s in sheets.values())
     for table, sheet in sorted(sheets.items()):
         link = sheet["link"]
-        enter_table(*phones, desk_url.split("/t/")[0] + link if link.startswith("/") else link, codes=sheet["codes"], racks=racks_by_seat,
+        if link.startswith("/"):                  # no SITE_URL: the address the desk browses with
+            link = desk_url.split("/t/")[0] + link
+        enter_table(*phones, link, codes=sheet["codes"], racks=racks_by_seat,
                     clash_game=1 if table == clash_table else None, clash_rack="R5")
     desk.reload()
     if clash_table is not None:
