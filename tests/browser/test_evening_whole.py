@@ -87,20 +87,23 @@ def codes_at(link: str) -> dict[str, str]:
             if s.entry_id}
 
 
-def enter_table(first, second, link, *, clash_game=None):
-    """Two phones at one table: the first enters every game's racks, the
-    second checks and confirms each (or, for ``clash_game``, enters a
-    different rack: a discrepancy for the organiser). Returns the names."""
+def enter_table(first, second, link, *, clash_game=None, clash_rack="O13", codes=None, racks=racks_for):
+    """Two phones at one table: the first enters every game's racks
+    (``racks(game, seats)``), the second checks and confirms each (or, for
+    ``clash_game``, enters ``clash_rack`` for the first loser: a
+    discrepancy for the organiser). Each gives their own code: ``codes``
+    by name, as read from the organiser's print (by default the table's
+    own). Returns the names, in seat order."""
     first.goto(link)
     names = [o for o in first.locator("#game-1 select[name=by] option").all_inner_texts() if o not in ("choose", "")]
-    codes = codes_at(link)
+    codes = codes or codes_at(link)
     games = first.locator("section.game").count()
     seats = first.locator('#game-1 input[name^="rack_"]').count()
     for k in range(1, games + 1):
         section = first.locator(f"#game-{k}")
         section.locator("select[name=by]").select_option(names[0])
         section.locator("input[name=code]").fill(codes[names[0]])
-        for seat, rack in enumerate(racks_for(k, seats)):
+        for seat, rack in enumerate(racks(k, seats)):
             section.locator(f'input[name="rack_{seat}"]').fill(rack)
         with first.expect_navigation():
             section.locator("button").click()
@@ -111,8 +114,8 @@ def enter_table(first, second, link, *, clash_game=None):
         section.locator("select[name=by]").select_option(names[1])
         section.locator("input[name=code]").fill(codes[names[1]])
         if k == clash_game:
-            loser = next(s for s, r in enumerate(racks_for(k, seats)) if r)
-            section.locator(f'input[name="rack_{loser}"]').fill("O13")
+            loser = next(s for s, r in enumerate(racks(k, seats)) if r)
+            section.locator(f'input[name="rack_{loser}"]').fill(clash_rack)
         with second.expect_navigation():
             section.locator("button").click()
         expected = "differs from the other entry" if k == clash_game else "confirmed, the result is recorded"
