@@ -201,6 +201,13 @@ class Family:
         module = self._part("ai")
         return dict(getattr(module, "LEVELS", {})) if module is not None else {}
 
+    def ai_level_aliases(self) -> dict[str, str]:
+        """Other names of AI levels (a level renamed keeps its old name for
+        the seats stored under it): the ``ALIASES`` of the family's ``ai``
+        package, old name -> level."""
+        module = self._part("ai")
+        return dict(getattr(module, "ALIASES", {})) if module is not None else {}
+
     def _part(self, name: str):
         """The module ``name`` of the family's package, ``None`` if it has
         none (an error inside the module is raised)."""

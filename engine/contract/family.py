@@ -42,7 +42,7 @@ class ContractFamily(Family):
     # league scores are minus the game's points, so "penalty" (points lost,
     # fewer is better) is the game's points: games won, fewest points, h2h
     precedence = ("wins", "penalty", "h2h")
-    default_ai_level = "standard"
+    default_ai_level = "strong"
     dispute_kinds = ("winning_hand",)
     sheet = Sheet(kind="hands", pieces="cards", lines=7, keys=("hands",))
     board = Board(pieces="cards", pool="stock", holder="hand", script="contract",
