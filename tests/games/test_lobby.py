@@ -133,3 +133,16 @@ def test_an_okey_room_is_started_with_its_settings_and_ai_seats():
                                                                Seat.Kind.AI, Seat.Kind.HUMAN]
     page = client.get(response["Location"]).content.decode()
     assert "games/table/okey.js" in page and "tablekeeperOkey" in page
+
+
+@pytest.mark.parametrize("variant", ["sabra", "sabra-xp", "american", "international-rummikub", "okey",
+                                     "contract"])
+def test_the_start_screen_offers_every_level_of_the_family_expert_included(variant):
+    from engine.ai import levels_for
+    from engine.registry import find_variant
+
+    html = Client().get(f"/games/new/?variant={variant}").content.decode()
+    levels = list(levels_for(find_variant(variant).family))
+    assert "expert" in levels
+    assert all(f'value="ai:{level}"' in html for level in levels)
+    assert 'value="ai:standard"' not in html     # an old name is not offered

@@ -68,3 +68,12 @@ def test_only_staff(client):
 def test_the_tournaments_page_links_staff_to_a_new_one(official, client):
     assert 'id="new-tournament"' in official.get("/").content.decode()
     assert 'id="new-tournament"' not in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize("variant", ["sabra", "american", "okey", "contract"])
+def test_a_tournament_may_seat_expert_ai(official, variant):
+    response = official.post("/tournaments/new/", {
+        "variant": variant, "name": f"Expert {variant}", "table_size": "3", "rounds": "1",
+        "seating_method": "random", "ai_level": "expert"})
+    assert response.status_code == 302, response.content.decode()[:1500]
+    assert Tournament.objects.get(name=f"Expert {variant}").ai_level == "expert"

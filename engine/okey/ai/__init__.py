@@ -162,23 +162,26 @@ class ExpertPlayer(StrongPlayer):
     def value(self, game: OkeyGame, rack: list[int]) -> tuple:
         live = live_counts(game, game.to_move)
         counts, wilds = rack_counts(rack, game.okey)
+        melds = cover(rack, game.okey, game.rules)
         if game.rules.seven_pairs:
             pairs = sum(n // 2 for n in counts)
             if pairs + wilds >= 5:
                 singles = sum(1 for c, n in enumerate(counts) if n % 2 and live[c])
-                return (cover(rack, game.okey, game.rules), 100 + 10 * pairs + singles + 10 * wilds)
-        return (cover(rack, game.okey, game.rules), live_shape(counts, wilds, live))
+                return (melds, 100 + 10 * (pairs + wilds), singles)
+        return (melds, shape(rack, game.okey), live_shape(counts, wilds, live))
 
     def _best_discard(self, game: OkeyGame, seat: int, rack: list[int]) -> tuple[tuple, int]:
         nxt = (seat + 1) % game.n
         hard = _needed(game, nxt)
         soft = _wanted(game, nxt)
         best = None
-        for t in sorted(set(rack)):
+        tiles = sorted(set(rack))
+        self.rng.shuffle(tiles)
+        for t in tiles:
             rest = list(rack)
             rest.remove(t)
             v = self.value(game, rest)
-            key = (v[0], t not in hard, t != game.okey) + v[1:] + (t not in soft, -t)
+            key = v[:2] + (t not in hard, t != game.okey) + v[2:] + (t not in soft,)
             if best is None or key > best[0]:
                 best = (key, t)
         return best
@@ -191,7 +194,7 @@ class ExpertPlayer(StrongPlayer):
             return Move("draw")
         now = self.value(game, game.racks[seat])
         key, out = self._best_discard(game, seat, game.racks[seat] + [take])
-        after = (key[0],) + key[3:3 + len(now) - 1]
+        after = key[:2] + key[4:5]
         if out != take and after > now:
             return Move("take")
         return Move("draw")
