@@ -59,7 +59,7 @@ from .solver_play import best_legal_play, meld_tiles, no_play, rack_only_move, s
 from .strong import StrongPlayer
 
 SAMPLES = 10        # determinizations of the hidden tiles a move, at most
-BUDGET = 48         # solver calls a move, at most (fewer samples when more seats or candidates)
+BUDGET = 120        # solver calls a move, at most (fewer samples when more seats or candidates)
 MIN_SAMPLES = 4
 HORIZON = 1         # rounds every seat plays on after the candidate
 WIN = 30.0
