@@ -108,3 +108,27 @@ def test_the_expert_does_not_feed_the_next_player_among_equal_discards():
             move = players[active].choose(game, active)
         game.push(move)
     assert game.is_over and checked > 10
+
+
+def test_a_table_that_only_takes_and_throws_wild_cards_round_and_round_still_ends():
+    """Seed ``tune-contract-3p-51``, ``basic`` - ``expert`` - ``basic``: in
+    its sixth hand the three seats took each other's discarded wild card and
+    threw another, round after round, and never drew, so the stock never ran
+    out and the hand never ended. A wild card is now taken only while there
+    is room for it after the discard, and a table that has gone round four
+    times without a draw makes the seat on turn draw."""
+    levels = ["basic", "expert", "basic"]
+    seed = "tune-contract-3p-51"
+    game = ContractGame.new(3, seed=seed)
+    players = [LEVELS[lv](f"{seed}/{s}") for s, lv in enumerate(levels)]
+    play_seats(game, players, max_moves=20_000)
+    assert game.is_over
+
+
+def test_a_stalled_table_makes_the_seat_draw():
+    game = ContractGame.new(3, seed="stall")
+    player = ContractPlayer(game.active)
+    assert not player._stalled(game)
+    game.move_stack = [f"{i % 3} take" if i % 2 == 0 else f"{i % 3} discard 2C" for i in range(36)]
+    assert player._stalled(game)
+    assert player.draw_move(game).action == "draw"

@@ -104,7 +104,7 @@ class ExpertPolicy(ContractPlayer):
             sets, runs = self._need(game)
             return find_contract(hand + [card], sets, runs, game) is not None
         if game._r.is_wild(card):
-            return self._wild_room(game, hand)
+            return self._wild_room(game, hand + [card])
         return self._gain(game, card, hand) >= 1
 
     def _feeds_next(self, game: ContractGame) -> set[int]:

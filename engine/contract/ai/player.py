@@ -43,6 +43,9 @@ from ..moves import Move
 from ..rules import CONTRACTS
 
 
+STALL_ROUNDS = 4   # rounds of the table without a draw from the stock: draw
+
+
 def _pos(card: int, aces_low: bool) -> tuple[int, ...]:
     r = card % 13 + 2
     if r == 14:
@@ -269,7 +272,9 @@ class ContractPlayer:
         """What ``card`` adds to the hand's value (a wild card: 5 while the
         hand has room for it, else nothing)."""
         if game._r.is_wild(card):
-            return 5 if self._wild_room(game, hand) else 0
+            # room for it even after the discard: else a wild card goes
+            # straight out again (taking one to throw another is no gain)
+            return 5 if self._wild_room(game, hand + [card]) else 0
         sets, runs = self._need(game)
         ranks, _, masks, _ = self._profile(game, hand)
         before = self._value(game, ranks, masks, sets, runs)
@@ -302,7 +307,7 @@ class ContractPlayer:
             return False
         card = game.discards[-1]
         if game._r.is_wild(card):
-            return self._wild_room(game, hand)
+            return self._wild_room(game, hand + [card])
         gain = self._gain(game, card, hand)
         if gain < 1:
             return False
@@ -344,10 +349,22 @@ class ContractPlayer:
                    or (not R.is_wild(c) and hand.count(c) >= 2 and R.plays_on_run(c, table))
                    for c in hand)
 
+    @staticmethod
+    def _stalled(game: ContractGame) -> bool:
+        """Whether the table has gone round :data:`STALL_ROUNDS` times
+        without anyone drawing from the stock (each taking the discard and
+        throwing another: a round that can go on for ever, since the stock
+        never runs out). The moves are public."""
+        limit = STALL_ROUNDS * 3 * game.n
+        recent = game.move_stack[-limit:]
+        return len(recent) == limit and not any(m.split()[1:2] == ["draw"] for m in recent)
+
     def draw_move(self, game: ContractGame) -> Move:
-        """The first move of the turn (draw, take, answer a buy request)."""
+        """The first move of the turn (draw, take, answer a buy request);
+        a stalled table (:meth:`_stalled`) makes it draw."""
         can_take = (game.discards and not game.dead[-1]
-                    and not (game.upcard and game.rules.first_upcard_buy_only))
+                    and not (game.upcard and game.rules.first_upcard_buy_only)
+                    and not self._stalled(game))
         if game.requests_pending_consent():
             if can_take and self.wants_take(game):
                 self.taken = game.discards[-1]
