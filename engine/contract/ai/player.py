@@ -7,12 +7,15 @@ never reads another hand or the stock.
 Policy, in order of the turn:
 
 - **Draw**: take the top discard when it is wild (while the hand has room
-  for one more: fewer wild cards than natural ones), when it makes a pair
+  for one more after the discard: fewer wild cards than natural ones with
+  it), when it makes a pair
   into a set or fills a run it is building, or (once down) when it lays
   off; otherwise draw from the stock. Not a card the "players" rule would
   make it throw straight back (every other card in hand a player), unless
   the card completes the contract. On seed 004's first upcard it buys on
-  its own turn only for a wild card.
+  its own turn only for a wild card. A table gone round four times
+  without a draw from the stock (each taking a discard and throwing
+  another) makes it draw.
 - **Buy** (not on turn): before going down, buy a wild card it has room
   for, or a card that makes a third of a rank (set contracts) or joins two
   run cards (run contracts), while it has buys left and holds fewer than 16
