@@ -139,6 +139,7 @@ class Family:
         "random": "Beginner (random legal moves)",
         "greedy": "Club player (plays the most it can)",
         "strong": "Strong (searches for the best play)",
+        "expert": "Expert (weighs the tiles it cannot see)",
     }
     #: where it is listed among families (lower first)
     order: ClassVar[int] = 50
@@ -219,6 +220,13 @@ class Family:
         the family's ``ai`` package (empty if it has none)."""
         module = self._part("ai")
         return dict(getattr(module, "LEVELS", {})) if module is not None else {}
+
+    def ai_level_aliases(self) -> dict[str, str]:
+        """Other names of AI levels (a level renamed keeps its old name for
+        the seats stored under it): the ``ALIASES`` of the family's ``ai``
+        package, old name -> level."""
+        module = self._part("ai")
+        return dict(getattr(module, "ALIASES", {})) if module is not None else {}
 
     def _part(self, name: str):
         """The module ``name`` of the family's package, ``None`` if it has

@@ -109,7 +109,9 @@ def player_for(game: Game, seat: int, level: str, version: int):
     levels = _levels(game.family)
     if not levels:
         raise AISeatError(f"the {game.family} family has no AI players yet")
-    name = level or default_level(game.family)
+    from engine.ai import resolve_level
+
+    name = resolve_level(game.family, level or default_level(game.family))
     cls = levels.get(name)
     if cls is None:
         raise AISeatError(f"unknown AI level {name!r} for {game.family} "

@@ -62,8 +62,10 @@ def _normalise_seats(seats: Iterable[Any] | None, players: int, family: str = ""
             raise BadRequest(f"seat {i}: kind {kind!r} is not one of {', '.join(Seat.Kind.values)}", "bad-seats")
         level = seat.get("ai_level") or ""
         if kind == Seat.Kind.AI and level:
+            from engine.ai import level_aliases
+
             known = _ai_levels(family)
-            if level not in known:
+            if level not in known and level not in level_aliases(family):
                 offered = f"the levels are {', '.join(known)}" if known else \
                     f"the {family or 'this'} family has no AI levels"
                 raise BadRequest(f"seat {i}: unknown AI level {level!r} ({offered})", "bad-ai-level")

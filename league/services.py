@@ -501,14 +501,16 @@ def results_rebuild(*, tournament: Tournament | None = None) -> int:
 # --- games played through the system -----------------------------------------------
 
 def ai_level_for(family: str, level: str) -> str:
-    """The AI level a seat of ``family`` plays at: ``level``, or the
-    family's default when none is given or when it is the league's default
-    ``"random"`` and the family has no such level (contract rummy's AI is
-    ``"standard"``)."""
+    """The AI level a seat of ``family`` plays at: ``level`` (another name
+    of a level, such as contract rummy's old ``"standard"``, becomes the
+    level's name), or the family's default when none is given or when it is
+    the league's default ``"random"`` and the family has no such level."""
+    from engine.ai import resolve_level
+
     known = available_levels(family)
     if not level or (level == "random" and known and level not in known):
         return default_level(family)
-    return level
+    return resolve_level(family, level)
 
 
 def table_game_open_stream(*, game: TableGame, all_ai: bool = False,

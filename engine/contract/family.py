@@ -37,14 +37,16 @@ class ContractFamily(Family):
     name = "contract"
     title = "Contract rummy"
     variant_titles = {"contract": "Contract rummy", "international": "Contract rummy, International edition"}
-    ai_level_titles = {"standard": "Standard"}
+    ai_level_titles = {"random": "Beginner (random legal moves)", "basic": "Basic (goes down when it can)",
+                       "strong": "Strong (holds what the contract needs)",
+                       "expert": "Expert (buys and discards with the others in mind)"}
     order = 10
     round_games = "one"
     fewer_is_better = True
     # league scores are minus the game's points, so "penalty" (points lost,
     # fewer is better) is the game's points: games won, fewest points, h2h
     precedence = ("wins", "penalty", "h2h")
-    default_ai_level = "standard"
+    default_ai_level = "strong"
     dispute_kinds = ("winning_hand",)
     sheet = Sheet(kind="hands", pieces="cards", lines=7, keys=("hands",))
     board = Board(pieces="cards", pool="stock", holder="hand", script="contract",

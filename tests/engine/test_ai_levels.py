@@ -15,6 +15,8 @@ GAMES = [
     (SabraGame, ["random", "strong", "greedy", "strong"], "ai-c"),
     (SabraGame, ["strong", "strong", "greedy"], "ai-d"),
     (SabraXPGame, ["strong", "greedy", "random", "strong", "greedy"], "ai-e"),
+    (SabraGame, ["expert", "greedy"], "ai-f"),
+    (SabraXPGame, ["expert", "strong", "expert"], "ai-g"),
 ]
 
 
@@ -48,7 +50,7 @@ def test_moves_ignore_hidden_information():
 
 
 def test_levels_registry_and_errors():
-    assert LEVEL_NAMES == ("random", "greedy", "strong")
+    assert LEVEL_NAMES == ("random", "greedy", "strong", "expert")
     game = SabraGame.new(2, seed="reg")
     with pytest.raises(ValueError, match="unknown AI level"):
         choose_move(game, game.to_move, "grandmaster")
@@ -150,3 +152,63 @@ def test_lookahead_never_draws_from_an_empty_pool():
     r4 = [int(t) for t in parse_tiles("R4")]
     view = dict(view, table_tiles=table, pool_count=0)
     assert lookahead.prefer_draw(view, 0, r4, [1, 0]) is False
+
+
+def test_expert_goes_out_when_it_can():
+    game = SabraGame.from_position(["R4 R5 K7", "K1 K2 K3 K4 O9 O11"], ["[R1 R2 R3]", "[B7 O7 R7]"])
+    move = choose_move(game, 0, "expert")
+    assert move.kind == "play" and sorted(str(t) for t in move.tiles) == ["K7", "R4", "R5"]
+
+
+def test_expert_weighs_the_strong_play_against_holding_back_and_takes_the_best_mean():
+    """Over a seeded game: the expert's candidates are the strong play first,
+    then holding-back plays, drawing last; its move is the best-scored one; at
+    least once it holds back where greedy lays; the same position gives the
+    same move."""
+    from engine.rummikub.ai.expert import ExpertPlayer
+
+    game = SabraGame.new(2, seed="expert-1")
+    expert, other = ExpertPlayer("e"), player("greedy")
+    held = 0
+    while not game.is_over:
+        if game.to_move == 0:
+            scored = expert.scores(game)
+            move = expert.choose(game)
+            assert str(move) == str(ExpertPlayer("e").choose(game))
+            if len(scored) > 1:
+                assert scored[-1][0].kind == "draw"
+                best = max(x for _, x in scored)
+                assert [x for m, x in scored if str(m) == str(move)][0] == best
+                strong = StrongPlayer(lookahead=False).choose(game)
+                if game.initial_done[0]:
+                    assert str(scored[0][0]) == str(strong)
+                if move.kind == "draw" or len(move.tiles) < len(strong.tiles):
+                    held += 1
+        else:
+            move = other.choose(game)
+        assert game.legal(move)
+        game.push(move)
+    assert held >= 1
+
+
+def test_the_expert_samples_option_trades_work_for_strength():
+    from engine.rummikub.ai import expert as mod
+
+    calls = []
+    real = mod.solve
+
+    def counting(*a, **k):
+        calls.append(1)
+        return real(*a, **k)
+
+    game = SabraGame.from_position(["R4 R5 K7 B9 O1", "K1 K2 K3 K4 O9 O11"], ["[R1 R2 R3]", "[B7 O7 R7]"])
+    counts = []
+    for samples in (4, 10):
+        calls.clear()
+        mod.solve, saved = counting, mod.solve
+        try:
+            mod.ExpertPlayer("s", samples=samples, budget=1000).scores(game)
+        finally:
+            mod.solve = saved
+        counts.append(len(calls))
+    assert counts[1] > counts[0] * 2

@@ -22,7 +22,7 @@ from engine.tiles import format_tile
 GAMES = 1000
 CHUNKS = 5
 MIX = [["greedy", "random"], ["strong", "greedy", "random"], ["random", "strong", "greedy", "strong"],
-       ["strong", "strong"]]
+       ["strong", "strong"], ["expert", "greedy", "strong"]]
 
 
 def check(g) -> None:

@@ -45,7 +45,7 @@ def test_self_play_invariants_and_replay(chunk):
     match = 0
     while played < GAMES // CHUNKS:
         seed = f"okey-selfplay-{chunk}-{match}"
-        levels = ["greedy", "random", "strong", "random"] if match % 10 == 0 else ["random"] * 4
+        levels = ["greedy", "expert", "strong", "random"] if match % 10 == 0 else ["random"] * 4
         g = OkeyGame.new(4, {"start_points": 1, "seven_pairs": match % 2 == 1}, seed=seed,
                          first=match % 4)
         players = [LEVELS[lv](f"{seed}:{i}") for i, lv in enumerate(levels)]

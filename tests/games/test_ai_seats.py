@@ -251,3 +251,24 @@ def test_ai_seats_play_refuses_an_unknown_level_and_a_game_that_does_not_end():
     with pytest.raises(ai_seats.AISeatError, match="still moving after 3 moves .version 4."):
         ai_seats.ai_seats_play(game_id=game.pk, max_moves=3)
     assert game.events.filter(type="MoveRecorded").count() == 3
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("variant,levels", [
+    ("sabra", ["expert", "greedy"]),
+    ("american", ["expert", "strong"]),
+    ("contract", ["expert", "basic", "random"]),
+])
+def test_expert_seats_play_a_whole_game_through_the_seats(variant, levels):
+    # the new levels are offered and played by the games app's AI seats
+    from engine.registry import find_variant
+
+    assert "expert" in ai_seats.available_levels(find_variant(variant).family)
+    seats = [{"name": f"A{i}", "kind": "ai", "ai_level": lv} for i, lv in enumerate(levels)]
+    game = services.game_create(variant=variant, players=len(levels), seats=seats)
+    report = outbox.drain(limit=50000)
+    game.refresh_from_db()
+    assert game.is_over, f"stopped at version {game.version}: {report.errors[:3]}"
+    actors = set(Event.objects.filter(game=game, type="MoveRecorded").values_list("actor", flat=True))
+    assert "ai:expert" in actors
+    assert audit_game(game).ok

@@ -66,8 +66,8 @@ def moves(game):
 
 
 def test_the_contract_family_has_a_level_and_a_default():
-    assert ai_seats.available_levels("contract") == ["standard"]
-    assert ai_seats.default_level("contract") == "standard"
+    assert ai_seats.available_levels("contract") == ["basic", "expert", "random", "strong"]
+    assert ai_seats.default_level("contract") == "strong"
     assert ai_seats.default_level("rummikub") == ai_seats.DEFAULT_LEVEL
 
 
@@ -79,7 +79,7 @@ def test_a_game_of_ai_seats_plays_to_the_end_with_buys_off_turn(variant):
     game.refresh_from_db()
     assert game.status == "finished" and game.scores is not None
     rows = moves(game)
-    assert all(r.actor == "ai:standard" for r in rows)
+    assert all(r.actor == "ai:strong" for r in rows)   # the default level
     # "seat" is the seat that moved, as the move's text says; several seats buy
     assert all(r.payload["seat"] == int(r.payload["move"].split()[0]) and "by" not in r.payload
                for r in rows)
@@ -103,7 +103,7 @@ def test_ai_seats_buy_off_turn_while_a_person_is_on_turn():
     # seat 0 (a person) is on turn; both AI seats asked for the joker upcard
     assert game.to_move == 0
     asked = [(r.payload["move"], r.payload["seat"], r.actor) for r in moves(game)]
-    assert asked == [("1 buy", 1, "ai:standard"), ("2 buy", 2, "ai:standard")]
+    assert asked == [("1 buy", 1, "ai:strong"), ("2 buy", 2, "ai:strong")]
     # and nothing more: the AI seats wait for the person
     assert ai_seats.ai_seat_move(game_id=game.pk, expected_version=game.version).status == "not-ai"
     # the person draws: seat 1 gets the joker (+2), next in turn after the
@@ -189,11 +189,11 @@ def test_a_person_on_turn_queues_the_task_and_an_ai_seat_on_turn_plays():
 def test_a_contract_seat_at_an_unknown_level_is_a_clear_error():
     # a level the engine no longer offers (game creation refuses unknown levels)
     game = contract(["human", "ai", "ai"], deal=joker_upcard_deal())
-    Seat.objects.filter(game=game, kind="ai").update(ai_level="random")
+    Seat.objects.filter(game=game, kind="ai").update(ai_level="grandmaster")
     ai_seats._SEATS.clear()
     settle()
     assert game.events.count() == 1   # the queued task failed in the drain: nothing stored
-    with pytest.raises(ai_seats.AISeatError, match="unknown AI level 'random' for contract .*standard"):
+    with pytest.raises(ai_seats.AISeatError, match="unknown AI level 'grandmaster' for contract .*strong"):
         ai_seats.ai_seat_move(game_id=game.pk, expected_version=1)
 
 

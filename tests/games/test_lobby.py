@@ -142,7 +142,7 @@ def test_play_the_computer_in_two_clicks_from_the_games_list():
     html = client.get("/games/").content.decode()
     form = html[html.index('id="practice"'):html.index("</form>", html.index('id="practice"'))]
     # every level of each variant's family is offered, the family's default chosen for the first
-    assert 'value="sabra:greedy"' in form and 'value="okey:strong"' in form and 'value="contract:standard"' in form
+    assert 'value="sabra:greedy"' in form and 'value="okey:strong"' in form and 'value="contract:strong"' in form and 'contract:standard' not in form
     assert form.count(" selected") == 1
     response = client.post("/games/practice/", {"choice": "okey:strong"})
     game = Game.objects.get()
@@ -158,7 +158,7 @@ def test_play_the_computer_in_two_clicks_from_the_games_list():
 
 def test_a_practice_game_takes_the_name_and_the_variants_fewest_players():
     client = Client()
-    response = client.post("/games/practice/", {"choice": "contract:standard", "name": "Ann"})
+    response = client.post("/games/practice/", {"choice": "contract:strong", "name": "Ann"})
     game = Game.objects.get()
     assert response.status_code == 302 and game.players == 3
     assert [s.name for s in game.seats.order_by("index")][0] == "Ann"
@@ -171,3 +171,16 @@ def test_a_bad_practice_choice_is_refused_and_nothing_is_stored(choice, words):
     response = Client().post("/games/practice/", {"choice": choice})
     assert response.status_code == 400 and words in html.unescape(response.content.decode())
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize("variant", ["sabra", "sabra-xp", "american", "international-rummikub", "okey",
+                                     "contract"])
+def test_the_start_screen_offers_every_level_of_the_family_expert_included(variant):
+    from engine.ai import levels_for
+    from engine.registry import find_variant
+
+    html = Client().get(f"/games/new/?variant={variant}").content.decode()
+    levels = list(levels_for(find_variant(variant).family))
+    assert "expert" in levels
+    assert all(f'value="ai:{level}"' in html for level in levels)
+    assert 'value="ai:standard"' not in html     # an old name is not offered

@@ -89,8 +89,8 @@ def test_rebuild_projections_restores_the_seat_names_from_the_stream(api, new_ga
 
 
 @pytest.mark.parametrize("variant,level,known", [
-    ("sabra", "easy", "greedy, random, strong"),
-    ("international", "random", "standard"),
+    ("sabra", "easy", "expert, greedy, random, strong"),
+    ("international", "grandmaster", "basic, expert, random, strong"),
 ])
 def test_an_unknown_ai_level_is_refused_listing_the_levels(api, variant, level, known):
     players = 2 if variant == "sabra" else 3

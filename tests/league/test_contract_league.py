@@ -266,31 +266,35 @@ def test_admin_gives_a_new_contract_tournament_its_tiebreaks(official, db):
             "seating_method": "random", "tiebreaks": "[]",
             "ai_level": "random", "entries-TOTAL_FORMS": 0, "entries-INITIAL_FORMS": 0}
     page = official.post(url, {**base, "ai_level": "grandmaster"}).content.decode()
-    assert "international has the AI level(s) standard, not &#x27;grandmaster&#x27;" in page
+    assert "international has the AI level(s) basic, expert, random, strong, not &#x27;grandmaster&#x27;" in page
     response = official.post(url, base)
     assert response.status_code == 302, response.content.decode()[:2000]
     t = Tournament.objects.get(slug="contract-night")
     assert (t.family, t.variant, t.tiebreaks) == ("contract", "international", ["wins", "penalty", "h2h"])
-    assert t.ai_level == "standard"   # the league's default level becomes the contract AI
+    assert t.ai_level == "random"   # contract rummy has a random level too
+    response = official.post(url, {**base, "name": "Contract night 2", "slug": "contract-night-2",
+                                   "ai_level": "standard"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Tournament.objects.get(name="Contract night 2").ai_level == "strong"   # the old name of strong
 
 
 def test_a_contract_table_game_is_played_by_ai_seats_through_the_games_app(contract_tournament):
     from games.audit import audit_game
     from games.models import Event
 
-    t = contract_tournament(n=3, variant="international")
-    assert t.ai_level == "random"   # the league's default: contract seats play "standard"
+    t = contract_tournament(n=3, variant="international", ai_level="standard")
+    assert t.ai_level == "standard"   # a stored old name: the seats play "strong"
     game = only_game(services.round_seat(tournament=t, seed="ai"))
     game = services.table_game_open_stream(game=game, all_ai=True)
     stream = game.stream
-    assert set(stream.seats.values_list("ai_level", flat=True)) == {"standard"}
+    assert set(stream.seats.values_list("ai_level", flat=True)) == {"strong"}
     result = services.table_game_play_ai(game=game)
     stream.refresh_from_db()
     assert stream.status == "finished" and result.source == "moves"
     assert result.scores == [-s for s in stream.scores]
     assert result.winners == [i for i, s in enumerate(stream.scores) if s == min(stream.scores)]
     moves = Event.objects.filter(game=stream, type="MoveRecorded")
-    assert moves.count() > 100 and {e.actor for e in moves} == {"ai:standard"}
+    assert moves.count() > 100 and {e.actor for e in moves} == {"ai:strong"}
     buys = [e for e in moves if e.payload["move"].split()[1:2] == ["buy"]]
     assert buys  # buys by seats off turn, each recorded for the buyer
     assert all(e.payload["seat"] == int(e.payload["move"].split()[0]) for e in buys)
@@ -311,7 +315,7 @@ def test_autoplay_plays_a_contract_tournament_with_ai_seats(contract_tournament)
     from league import handlers
     from league.models import Tournament
 
-    t = contract_tournament(n=3, rounds=2, variant="international")
+    t = contract_tournament(n=3, rounds=2, variant="international", ai_level="expert")
     handlers.tournament_autoplay_start(tournament=t)
     t.refresh_from_db()
     assert t.status == Tournament.Status.FINISHED
@@ -319,7 +323,7 @@ def test_autoplay_plays_a_contract_tournament_with_ai_seats(contract_tournament)
     assert len(games) == 2
     for game in games:
         assert game.stream.is_over and audit_game(game.stream).ok
-        assert {e.actor for e in game.stream.events.filter(type="MoveRecorded")} == {"ai:standard"}
+        assert {e.actor for e in game.stream.events.filter(type="MoveRecorded")} == {"ai:expert"}
         result = game.results.get(status="confirmed")
         assert result.scores == [-s for s in game.stream.scores]
     rows = selectors.tournament_standings(t)

@@ -150,7 +150,7 @@ def test_the_date_is_a_date_input_and_the_ai_level_a_list_of_the_familys_levels(
     page = official.get("/tournaments/new/?variant=sabra").content.decode()
     assert re.search(r'<input type="date" name="date"', page)
     select = re.search(r'<select name="ai_level"[^>]*>(.*?)</select>', page, re.S).group(1)
-    assert re.findall(r'<option value="(\w+)"', select) == ["random", "greedy", "strong"]
+    assert re.findall(r'<option value="(\w+)"', select) == ["random", "greedy", "strong", "expert"]
     assert "Beginner (random legal moves)" in select and '<option value="random" selected>' in select
     # the game's names for people, not the engine's keys
     assert ">Rummikub (Sabra rules)</option>" in page and "rummikub · sabra" not in page
@@ -205,3 +205,12 @@ def test_site_url_is_checked():
             env_site_url("TK_TEST_SITE_URL")
     finally:
         del os.environ["TK_TEST_SITE_URL"]
+
+
+@pytest.mark.parametrize("variant", ["sabra", "american", "okey", "contract"])
+def test_a_tournament_may_seat_expert_ai(official, variant):
+    response = official.post("/tournaments/new/", {
+        "variant": variant, "name": f"Expert {variant}", "table_size": "3", "rounds": "1",
+        "seating_method": "random", "ai_level": "expert"})
+    assert response.status_code == 302, response.content.decode()[:1500]
+    assert Tournament.objects.get(name=f"Expert {variant}").ai_level == "expert"

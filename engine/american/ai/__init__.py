@@ -12,12 +12,25 @@ only the trump lets it).
 - ``greedy``: takes the discard when it makes a meld with the rack; lays
   the melds that put the most tiles down as soon as the initial meld
   allows, extends the table's melds, discards the tile that fits least.
-- ``strong`` (what greedy does, and): International: holds back from
-  laying while the rack is on its way to a closed hand (a near seven
-  pairs, one colour, all low or all high) and declares one as soon as it
-  has it; discards never feed the next player's visible need.
+- ``strong`` (what greedy does, and): discards the tile with the fewest
+  live ways into a meld (:func:`live_discard_order`: the unseen tiles that
+  would complete a group or run with it and one rack tile; a tile whose
+  partners are all on the table is dead) and never one that feeds the next
+  player's visible need (:func:`feeds`: a joker, or once they have melded a
+  tile that extends a meld on the table) when another is left; International:
+  holds back from laying while the rack is on its way to a closed hand (a
+  near seven pairs, one colour, all low or all high) and declares one as
+  soon as it has it.
+- ``expert`` (what strong does, and): weighs the draw over the hidden
+  tiles, each unseen tile as likely as its unseen copies: it also takes
+  the discard when the rack with it is nearer going out than with a tile
+  drawn, on average (:func:`shed_value`), by more than a tile.
 
-``bench/ai.py --family american`` measures each against the one below.
+Greedy lays every tile it can as soon as it may, so it never holds a tile
+that extends the table: no level's discard can feed a melded next player
+that way; the difference ``strong`` makes is which dead tile goes.
+
+``bench/ai.py`` measures them (``docs/ai.md``).
 """
 
 from __future__ import annotations
@@ -32,7 +45,7 @@ from ..scoring import international_points, tile_points
 from ..moves import Move
 from .melds import best_cover, candidates, extensions
 
-__all__ = ["LEVELS", "RandomPlayer", "GreedyPlayer", "StrongPlayer"]
+__all__ = ["LEVELS", "RandomPlayer", "GreedyPlayer", "StrongPlayer", "ExpertPlayer"]
 
 
 class _Player:
@@ -175,24 +188,104 @@ class GreedyPlayer(_Player):
         return super().draw(game, seat)
 
     def discard(self, game: AmericanGame, seat: int) -> int:
-        rack = Counter(game.racks[seat])
-        mr = game.rules.meld_rules
-        useful: Counter = Counter()
-        for m in candidates(rack, mr):
-            useful.update(set(meld_tiles(m)))
-        points = international_points if game.rules.international else tile_points
+        return discard_order(game, seat)[0]
 
-        def fit(t: int) -> tuple:
-            near = sum(1 for u in rack if u != t and u != JOKER and
-                       ((u % 13 == t % 13) or (u // 13 == t // 13 and abs(u % 13 - t % 13) <= 2)))
-            return (t == JOKER, useful[t] > 0, near, -points(t, 30), t)
 
-        return min(rack, key=fit)
+def discard_order(game: AmericanGame, seat: int) -> list[int]:
+    """The seat's different tiles, the one that fits its rack least first
+    (greedy's discard): not a joker, not in a meld the rack can make, fewest
+    neighbours (same number, or same colour within two), most points."""
+    rack = Counter(game.racks[seat])
+    mr = game.rules.meld_rules
+    useful: Counter = Counter()
+    for m in candidates(rack, mr):
+        useful.update(set(meld_tiles(m)))
+    points = international_points if game.rules.international else tile_points
+
+    def fit(t: int) -> tuple:
+        near = sum(1 for u in rack if u != t and u != JOKER and
+                   ((u % 13 == t % 13) or (u // 13 == t // 13 and abs(u % 13 - t % 13) <= 2)))
+        return (t == JOKER, useful[t] > 0, near, -points(t, 30), t)
+
+    return sorted(rack, key=fit)
+
+
+def unseen_counts(game: AmericanGame, seat: int) -> list[int]:
+    """How many of each tile ``seat`` cannot see (53 counts): two of each,
+    two jokers, less its rack, the table, the piles' top discards and a
+    face-up trump. What it knows, nothing more."""
+    counts = [2] * 53
+    seen = list(game.racks[seat])
+    for _, m in game.table:
+        seen += meld_tiles(m)
+    seen += [p[-1] for p in game.piles if p]
+    if game.trump is not None and (not game.rules.international or game.trump_in_pool()):
+        seen.append(game.trump)
+    for t in seen:
+        counts[t] -= 1
+    return [max(0, k) for k in counts]
+
+
+def live_discard_order(game: AmericanGame, seat: int) -> list[int]:
+    """The seat's different tiles, the one with the fewest ways into a meld
+    first: a tile in a meld the rack can make is kept; otherwise a tile
+    counts the unseen tiles that would complete a group or run with it and
+    one rack tile (a tile whose partners are all on the table or on the
+    rack already is dead), then its neighbours on the rack; most points go
+    first among equals; never a joker while another tile is left."""
+    rack = Counter(game.racks[seat])
+    mr = game.rules.meld_rules
+    useful: Counter = Counter()
+    for m in candidates(rack, mr):
+        useful.update(set(meld_tiles(m)))
+    unseen = unseen_counts(game, seat)
+    points = international_points if game.rules.international else tile_points
+
+    def outs(t: int) -> int:
+        if t == JOKER:
+            return 99
+        c, n = divmod(t, 13)
+        total = 0
+        for u in rack:
+            if u == JOKER or u == t:
+                continue
+            cu, nu = divmod(u, 13)
+            if nu == n and cu != c:          # a pair of a group: the two other colours
+                total += sum(unseen[k * 13 + n] for k in range(4) if k not in (c, cu))
+            elif cu == c and 0 < abs(nu - n) <= 2:   # two of a run: the tiles around them
+                lo, hi = min(n, nu), max(n, nu)
+                need = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
+                total += sum(unseen[c * 13 + x] for x in need if 0 <= x <= 12)
+        return total
+
+    def fit(t: int) -> tuple:
+        return (t == JOKER, useful[t] > 0, outs(t), -points(t, 30), t)
+
+    return sorted(rack, key=fit)
+
+
+def feeds(game: AmericanGame, seat: int, tile: int) -> bool:
+    """Whether ``tile``, discarded, meets ``seat``'s visible need: ``seat``
+    has made its initial meld and the tile extends a meld on the table (it
+    could take it and lay it at once), or it is a joker."""
+    if tile == JOKER:
+        return True
+    if not game.melded[seat]:
+        return False
+    return bool(extensions(Counter({tile: 1}), game.table, game.rules.meld_rules, keep=0))
 
 
 class StrongPlayer(GreedyPlayer):
-    """Greedy, and International: waits for a closed hand when the rack is
-    near one, declares it when it has it."""
+    """Greedy, and: its discards do not feed the next player's visible need
+    (:func:`feeds`) when another tile fits as little; International: waits
+    for a closed hand when the rack is near one, declares it when it has
+    it."""
+
+    def discard(self, game: AmericanGame, seat: int) -> int:
+        order = live_discard_order(game, seat)
+        nxt = (seat + 1) % game.n
+        safe = [t for t in order if not feeds(game, nxt, t)]
+        return safe[0] if safe else order[0]
 
     def _closed(self, game: AmericanGame, seat: int) -> Move | None:
         if len(game.racks[seat]) != 15:
@@ -209,7 +302,6 @@ class StrongPlayer(GreedyPlayer):
         return pairs >= 5 or (colours and colours[0][1] >= 11) or low >= 13
 
 
-LEVELS = {"random": RandomPlayer, "greedy": GreedyPlayer, "strong": StrongPlayer}
 
 
 def best_closed(game: AmericanGame, seat: int) -> Move | None:
@@ -223,3 +315,91 @@ def best_closed(game: AmericanGame, seat: int) -> Move | None:
         if answer.best is not None and (best is None or answer.score > best[0]):
             best = (answer.score, t)
     return None if best is None else Move("closed", best[1])
+
+
+# --- the expert: an expectation over the hidden tiles ------------------------------
+
+TAKE_MARGIN = 1.0      # how much nearer going out a taken discard must bring the rack
+
+
+def shed_value(game: AmericanGame, seat: int, rack: Counter) -> float:
+    """How near ``rack`` is to going out: the tiles it could lay now (its
+    own melds, worth the initial meld or not yet, and additions to the
+    table once melded), less a tenth of the points of the tiles left."""
+    mr = game.rules.meld_rules
+    points = international_points if game.rules.international else tile_points
+    melds = best_cover(rack, mr, keep=0)
+    laid = sum(len(m) for m in melds)
+    rest = Counter(rack)
+    for m in melds:
+        rest.subtract(Counter(meld_tiles(m)))
+    rest = +rest
+    melded = game.melded[seat]
+    if not melded and sum(meld_value(m, mr) for m in melds) < game.rules.initial_meld:
+        laid *= 0.5          # melds that do not open yet
+    elif game.table:
+        for _, tiles in extensions(rest, game.table, mr, keep=0):
+            laid += len(tiles)
+            rest.subtract(Counter(tiles))
+        rest = +rest
+    return laid - 0.1 * sum(points(t, game.rules.joker_penalty) * k for t, k in rest.items())
+
+
+def _related(rack: Counter, tile: int) -> bool:
+    if tile == JOKER:
+        return True
+    c, n = divmod(tile, 13)
+    return any(u != JOKER and (u % 13 == n or (u // 13 == c and abs(u % 13 - n) <= 2)) for u in rack)
+
+
+def expected_after_draw(game: AmericanGame, seat: int, rack: Counter, unseen: list[int]) -> float:
+    """The mean :func:`shed_value` of ``rack`` with one more tile drawn
+    from the tiles ``seat`` cannot see (each as likely as its unseen
+    copies); a tile unrelated to the rack (no tile of its number, none of
+    its colour within two) leaves the rack's value as it is."""
+    total = sum(unseen)
+    if not total:
+        return shed_value(game, seat, rack)
+    base = None
+    acc = 0.0
+    for t, k in enumerate(unseen):
+        if not k:
+            continue
+        if _related(rack, t):
+            r = Counter(rack)
+            r[t] += 1
+            acc += k * shed_value(game, seat, r)
+        else:
+            if base is None:
+                base = shed_value(game, seat, rack)
+            acc += k * base
+    return acc / total
+
+
+class ExpertPlayer(StrongPlayer):
+    """``strong``, and the draw weighed over the hidden tiles (each unseen
+    tile as likely as its unseen copies, :func:`unseen_counts`): besides the
+    discards ``strong`` takes (those that go on the table this turn), it
+    takes one when the rack with it is nearer going out
+    (:func:`shed_value`) than the rack with a tile drawn, on average, by
+    more than :data:`TAKE_MARGIN` tiles.
+
+    Measured (``docs/ai.md``): weighing the discard the same way (the tile
+    whose loss leaves the rack nearest going out after the next draw) and a
+    smaller margin both lost games to ``greedy``; this does not, and wins
+    no more either."""
+
+    def draw(self, game: AmericanGame, seat: int) -> Move:
+        base = super().draw(game, seat)
+        tile = game.takeable()
+        if tile is None or not game.pool or base.action == "take":
+            return base
+        rack = Counter(game.racks[seat])
+        with_take = Counter(rack)
+        with_take[tile] += 1
+        gain = shed_value(game, seat, with_take) - expected_after_draw(game, seat, rack,
+                                                                       unseen_counts(game, seat))
+        return Move("take") if gain > TAKE_MARGIN else base
+
+
+LEVELS = {"random": RandomPlayer, "greedy": GreedyPlayer, "strong": StrongPlayer, "expert": ExpertPlayer}

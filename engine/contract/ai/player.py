@@ -7,12 +7,15 @@ never reads another hand or the stock.
 Policy, in order of the turn:
 
 - **Draw**: take the top discard when it is wild (while the hand has room
-  for one more: fewer wild cards than natural ones), when it makes a pair
+  for one more after the discard: fewer wild cards than natural ones with
+  it), when it makes a pair
   into a set or fills a run it is building, or (once down) when it lays
   off; otherwise draw from the stock. Not a card the "players" rule would
   make it throw straight back (every other card in hand a player), unless
   the card completes the contract. On seed 004's first upcard it buys on
-  its own turn only for a wild card.
+  its own turn only for a wild card. A table gone round four times
+  without a draw from the stock (each taking a discard and throwing
+  another) makes it draw.
 - **Buy** (not on turn): before going down, buy a wild card it has room
   for, or a card that makes a third of a rank (set contracts) or joins two
   run cards (run contracts), while it has buys left and holds fewer than 16
@@ -41,6 +44,9 @@ from ..game import ContractGame
 from ..melds import lay
 from ..moves import Move
 from ..rules import CONTRACTS
+
+
+STALL_ROUNDS = 4   # rounds of the table without a draw from the stock: draw
 
 
 def _pos(card: int, aces_low: bool) -> tuple[int, ...]:
@@ -269,7 +275,9 @@ class ContractPlayer:
         """What ``card`` adds to the hand's value (a wild card: 5 while the
         hand has room for it, else nothing)."""
         if game._r.is_wild(card):
-            return 5 if self._wild_room(game, hand) else 0
+            # room for it even after the discard: else a wild card goes
+            # straight out again (taking one to throw another is no gain)
+            return 5 if self._wild_room(game, hand + [card]) else 0
         sets, runs = self._need(game)
         ranks, _, masks, _ = self._profile(game, hand)
         before = self._value(game, ranks, masks, sets, runs)
@@ -302,7 +310,7 @@ class ContractPlayer:
             return False
         card = game.discards[-1]
         if game._r.is_wild(card):
-            return self._wild_room(game, hand)
+            return self._wild_room(game, hand + [card])
         gain = self._gain(game, card, hand)
         if gain < 1:
             return False
@@ -344,10 +352,22 @@ class ContractPlayer:
                    or (not R.is_wild(c) and hand.count(c) >= 2 and R.plays_on_run(c, table))
                    for c in hand)
 
+    @staticmethod
+    def _stalled(game: ContractGame) -> bool:
+        """Whether the table has gone round :data:`STALL_ROUNDS` times
+        without anyone drawing from the stock (each taking the discard and
+        throwing another: a round that can go on for ever, since the stock
+        never runs out). The moves are public."""
+        limit = STALL_ROUNDS * 3 * game.n
+        recent = game.move_stack[-limit:]
+        return len(recent) == limit and not any(m.split()[1:2] == ["draw"] for m in recent)
+
     def draw_move(self, game: ContractGame) -> Move:
-        """The first move of the turn (draw, take, answer a buy request)."""
+        """The first move of the turn (draw, take, answer a buy request);
+        a stalled table (:meth:`_stalled`) makes it draw."""
         can_take = (game.discards and not game.dead[-1]
-                    and not (game.upcard and game.rules.first_upcard_buy_only))
+                    and not (game.upcard and game.rules.first_upcard_buy_only)
+                    and not self._stalled(game))
         if game.requests_pending_consent():
             if can_take and self.wants_take(game):
                 self.taken = game.discards[-1]

@@ -31,6 +31,9 @@ class ContractSeatPlayer:
     is deterministic: the same position gives the same move).
     """
 
+    #: the policy (a :class:`ContractPlayer` class) it plays
+    policy: type = ContractPlayer
+
     def __init__(self, seed: str = ""):
         self.seed = seed
 
@@ -47,7 +50,7 @@ class ContractSeatPlayer:
             seat = game.active
         if not (isinstance(seat, int) and 0 <= seat < game.n):
             raise ValueError(f"no seat {seat!r} at a table of {game.n}")
-        player = ContractPlayer(seat)
+        player = self.policy(seat)
         if seat != game.active:
             return Move("buy", seat) if player.wants_buy(game) else None
         if game.phase == "draw":

@@ -13,8 +13,13 @@ it.
   near-melds (pairs of a set, two of a run; :func:`.eval.shape`); it keeps
   okeys, never discards a tile the next player could finish with when it
   can help it, and takes the discard when it improves the rack's shape.
+- ``expert`` (:class:`ExpertPlayer`): tracks the discards (what each
+  player threw and took) to count each face's live copies, weighs
+  near-melds by them, goes for seven pairs where the rule allows, and never
+  feeds the next player a face they took or one completing two tiles they
+  took.
 
-``bench/ai.py --family okey`` measures each against the one below.
+``bench/ai.py`` measures them (``docs/ai.md``).
 """
 
 from __future__ import annotations
@@ -22,11 +27,11 @@ from __future__ import annotations
 import random as _random
 
 from ..game import OkeyGame
-from ..hand import F_CODE
+from ..hand import F_CODE, rack_counts
 from ..moves import Move
 from .eval import cover, shape
 
-__all__ = ["LEVELS", "GreedyPlayer", "RandomPlayer", "StrongPlayer"]
+__all__ = ["LEVELS", "ExpertPlayer", "GreedyPlayer", "RandomPlayer", "StrongPlayer"]
 
 
 class _Player:
@@ -142,4 +147,111 @@ def _wanted(game: OkeyGame, seat: int) -> set[int]:
     return out
 
 
-LEVELS = {"random": RandomPlayer, "greedy": GreedyPlayer, "strong": StrongPlayer}
+class ExpertPlayer(StrongPlayer):
+    """Tracks the discards: each face's live copies (two, less those on its
+    rack, in every discard pile, the indicator, and those the others took,
+    which sit in their racks); ranks racks by complete melds, then by
+    near-melds weighted by the live tiles that would complete them (a tile
+    that makes both a set and a run counts for both; a near-meld whose
+    completions are all dead counts nothing), going for seven pairs (pairs,
+    then singles with a live copy) when the rule allows it and the rack
+    holds five pairs or more. Its discard never feeds the next player a face
+    they took before or one that completes two tiles they took, unless every
+    discard would (or keeping it costs a complete meld); it keeps okeys."""
+
+    def value(self, game: OkeyGame, rack: list[int]) -> tuple:
+        live = live_counts(game, game.to_move)
+        counts, wilds = rack_counts(rack, game.okey)
+        melds = cover(rack, game.okey, game.rules)
+        if game.rules.seven_pairs:
+            pairs = sum(n // 2 for n in counts)
+            if pairs + wilds >= 5:
+                singles = sum(1 for c, n in enumerate(counts) if n % 2 and live[c])
+                return (melds, 100 + 10 * (pairs + wilds), singles)
+        return (melds, shape(rack, game.okey), live_shape(counts, wilds, live))
+
+    def _best_discard(self, game: OkeyGame, seat: int, rack: list[int]) -> tuple[tuple, int]:
+        nxt = (seat + 1) % game.n
+        hard = _needed(game, nxt)
+        soft = _wanted(game, nxt)
+        best = None
+        tiles = sorted(set(rack))
+        self.rng.shuffle(tiles)
+        for t in tiles:
+            rest = list(rack)
+            rest.remove(t)
+            v = self.value(game, rest)
+            key = v[:2] + (t not in hard, t != game.okey) + v[2:] + (t not in soft,)
+            if best is None or key > best[0]:
+                best = (key, t)
+        return best
+
+    def draw(self, game, seat, moves) -> Move:
+        take = game.takeable()
+        if not any(m.action == "draw" for m in moves):
+            return Move("take")
+        if take is None:
+            return Move("draw")
+        now = self.value(game, game.racks[seat])
+        key, out = self._best_discard(game, seat, game.racks[seat] + [take])
+        after = key[:2] + key[4:5]
+        if out != take and after > now:
+            return Move("take")
+        return Move("draw")
+
+
+def live_counts(game: OkeyGame, seat: int) -> list[int]:
+    """Copies of each natural face (52) that ``seat`` may still draw or be
+    fed: two, less its own rack, every discard pile, the indicator and the
+    tiles the others took from the piles (public, and in their racks)."""
+    live = [2] * 52
+    okey = game.okey
+    seen = list(game.racks[seat]) + [t for p in game.piles for t in p] + [game.indicator]
+    seen += [t for s in range(game.n) if s != seat for t in game.taken[s]]
+    for t in seen:
+        face = okey if t == F_CODE else t
+        if face < 52:
+            live[face] -= 1
+    return [max(0, k) for k in live]
+
+
+def live_shape(counts: list[int], wilds: int, live: list[int]) -> int:
+    """Near-melds among the rack's naturals, each worth the live tiles that
+    would complete it (at most two): two of a set (the two other colours),
+    two of a run side by side (the tile below and above) or one apart (the
+    one between); each okey worth three."""
+    score = 3 * wilds
+    for code, n in enumerate(counts):
+        if not n:
+            continue
+        colour, number = divmod(code, 13)
+        for c in range(colour + 1, 4):
+            if counts[c * 13 + number]:
+                score += min(2, sum(live[k * 13 + number] for k in range(4) if k not in (colour, c)))
+        if number + 1 < 13 and counts[code + 1]:
+            ends = [colour * 13 + x for x in (number - 1, number + 2) if 0 <= x < 13]
+            score += min(2, sum(live[e] for e in ends))
+        if number + 2 < 13 and counts[code + 2]:
+            score += min(2, live[code + 1])
+    return score
+
+
+def _needed(game: OkeyGame, seat: int) -> set[int]:
+    """What ``seat`` visibly needs: the faces it took from the discards, and
+    the tiles that complete a set or run with two tiles it took."""
+    took = [t for t in game.taken[seat] if t != F_CODE]
+    out = set(took)
+    for i, a in enumerate(took):
+        for b in took[i + 1:]:
+            ca, na = divmod(a, 13)
+            cb, nb = divmod(b, 13)
+            if na == nb and ca != cb:
+                out.update(k * 13 + na for k in range(4) if k not in (ca, cb))
+            elif ca == cb and 0 < abs(na - nb) <= 2:
+                lo, hi = min(na, nb), max(na, nb)
+                xs = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
+                out.update(ca * 13 + x for x in xs if 0 <= x < 13)
+    return out
+
+
+LEVELS = {"random": RandomPlayer, "greedy": GreedyPlayer, "strong": StrongPlayer, "expert": ExpertPlayer}

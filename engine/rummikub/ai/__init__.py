@@ -2,7 +2,8 @@
 ``"random"`` (:mod:`.random_player`, a random legal play), ``"greedy"``
 (:mod:`.greedy`, the solver's largest play, initial-meld aware) and
 ``"strong"`` (:mod:`.strong`, club-player habits and a sampled look-ahead,
-:mod:`.lookahead`, on top of the solver). Each is a class with
+:mod:`.lookahead`, on top of the solver) and ``"expert"`` (:mod:`.expert`, a
+determinized search over the hidden tiles every turn). Each is a class with
 ``choose(game) -> move`` for the seat to move; :mod:`.solver_play` turns a
 solver answer into a move the game accepts.
 """

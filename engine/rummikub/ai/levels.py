@@ -2,7 +2,7 @@
 
     >>> from engine.rummikub.ai.levels import choose_move, LEVEL_NAMES
     >>> LEVEL_NAMES
-    ('random', 'greedy', 'strong')
+    ('random', 'greedy', 'strong', 'expert')
 
 ``choose_move(game, seat, level)`` is what an AI seat's worker calls: it
 returns a move in the engine's notation that ``game.push`` accepts, and
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from ..game import SabraGame
 from ..moves import Move
+from .expert import ExpertPlayer
 from .greedy import GreedyPlayer
 from .random_player import RandomPlayer
 from .strong import StrongPlayer
@@ -21,6 +22,7 @@ LEVELS: dict[str, type] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
     "strong": StrongPlayer,
+    "expert": ExpertPlayer,
 }
 LEVEL_NAMES = tuple(LEVELS)
 

@@ -1,0 +1,167 @@
+"""The contract rummy ladder, weakest first: ``random`` < ``basic`` <
+``strong`` < ``expert`` (:data:`engine.contract.ai.LEVELS`; ``standard``,
+the name the one level had before, stays an alias of ``strong``).
+
+- ``random`` (:mod:`.random_player`): legal moves at random; it goes down
+  when it can.
+- ``basic`` (:class:`BasicPolicy`): goes down as soon as it can, lays off
+  every card that fits, takes the discard as ``strong`` does, but never
+  buys, and discards the card its contract needs least (most points first),
+  without a thought for the others: a card that plays on the table or that
+  a player collects is thrown like any other.
+- ``strong`` (:class:`~.player.ContractPlayer`): the policy described in
+  :mod:`.player`: it buys near the contract, keeps its wild cards, does not
+  discard cards that play on the table or that players not yet down collect.
+- ``expert`` (:class:`ExpertPolicy`): ``strong``, and judges a buy by its
+  cost (a buy brings the card and a penalty card: two more cards to be
+  caught with): while the hand is young it buys whatever brings its
+  contract nearer (measured: buying more than ``strong`` wins more), and
+  once the hand may end soon (a player down with three cards or fewer, or a
+  short stock) only a card that completes the contract; and among discards
+  its contract needs as little, it never throws one that feeds the next
+  player (the ranks and run neighbours of the cards they took, or, once
+  they are down, any card that plays on the table).
+
+Each reads only what its seat may see (its hand and the public state: the
+table, the discards, what each player took, counts).
+"""
+
+from __future__ import annotations
+
+from ...errors import IllegalMoveError
+from ..game import ContractGame
+from ..moves import Move
+from .player import ContractPlayer, find_contract
+from .seat import ContractSeatPlayer
+
+SHORT_STOCK = 10   # the stock is short: the hand may end any time
+DOWN_FEW = 3       # a player down with this many cards or fewer may go out soon
+
+
+def _discard_first(game: ContractGame, seat: int, ordered: list[int]) -> Move:
+    """The first of ``ordered`` the rules let ``seat`` discard (or the buy
+    seed 004's second exception asks for)."""
+    tried = set()
+    for c in ordered:
+        if c in tried:
+            continue
+        tried.add(c)
+        try:
+            game.check_discard(c)
+        except IllegalMoveError as exc:
+            if exc.rule == "players-rule-buy-first":
+                return Move("buy", seat)
+            continue
+        return Move("discard", seat, card=c)
+    raise RuntimeError(f"seat {seat} has no legal discard")
+
+
+class BasicPolicy(ContractPlayer):
+    """``basic``: no buys; the discard its contract needs least."""
+
+    def wants_buy(self, game: ContractGame) -> bool:
+        return False
+
+    def draw_move(self, game: ContractGame) -> Move:
+        move = super().draw_move(game)
+        return Move("draw", self.seat) if move.action == "buy" else move
+
+    def discard_move(self, game: ContractGame) -> Move:
+        seat = self.seat
+        hand = game.hands[seat]
+        R = game._r
+        down = game.down[seat]
+        marg = {} if down else self._marginals(game, hand)[1]
+        keep_wilds = self._wild_room(game, hand) or down
+        ordered = sorted(set(hand), key=lambda c: (c == self.taken, R.is_wild(c) and keep_wilds,
+                                                   marg.get(c, 0), -game.rules.card_points(c), c))
+        return _discard_first(game, seat, ordered)
+
+
+class ExpertPolicy(ContractPlayer):
+    """``expert``: buys judged by their cost; discards that do not feed the
+    next player."""
+
+    def _danger(self, game: ContractGame) -> bool:
+        """Whether the hand may end soon: another player is down with few
+        cards left, or the stock is short."""
+        return any(d and len(game.hands[s]) <= DOWN_FEW for s, d in enumerate(game.down) if s != self.seat) \
+            or len(game.stock) < SHORT_STOCK
+
+    def wants_buy(self, game: ContractGame) -> bool:
+        """Buy what brings the contract nearer (a wild card it has room
+        for, a card that raises its value) while the hand is young; once
+        the hand may end soon (:meth:`_danger`) the two cards a buy brings
+        are likely caught in hand, so only a card that completes the
+        contract is worth them."""
+        if not game.can_buy(self.seat) or game.down[self.seat]:
+            return False
+        hand = game.hands[self.seat]
+        if len(hand) >= 16:
+            return False
+        card = game.discards[-1]
+        if self._danger(game):
+            sets, runs = self._need(game)
+            return find_contract(hand + [card], sets, runs, game) is not None
+        if game._r.is_wild(card):
+            return self._wild_room(game, hand + [card])
+        return self._gain(game, card, hand) >= 1
+
+    def _feeds_next(self, game: ContractGame) -> set[int]:
+        """The cards that would feed the next player: once down, any card
+        that plays on the table; before, the ranks (set contracts) and run
+        neighbours (run contracts) of the cards they took."""
+        nxt = (self.seat + 1) % game.n
+        R = game._r
+        sets, runs = self._need(game)
+        out: set[int] = set()
+        hand = set(game.hands[self.seat])
+        if game.down[nxt]:
+            return {c for c in hand if game.table and R.plays(c, game.table)}
+        for c in game.picked[nxt]:
+            if R.is_wild(c):
+                continue
+            if sets:
+                out.update(h for h in hand if h % 13 == c % 13 and not R.is_wild(h))
+            if runs:
+                for d in (-1, 0, 1):
+                    if 0 <= c % 13 + d < 13:
+                        out.add(c + d)
+        return out
+
+    def discard_move(self, game: ContractGame) -> Move:
+        seat = self.seat
+        hand = game.hands[seat]
+        R = game._r
+        down = game.down[seat]
+        marg = {} if down else self._marginals(game, hand)[1]
+        wanted = self._wanted_by_others(game)
+        feeds = self._feeds_next(game)
+        keep_wilds = self._wild_room(game, hand) or down
+        table = game.table
+
+        def key(c: int) -> tuple:
+            player = bool(table) and R.plays(c, table)
+            helps = (c % 13) in wanted[0] or c in wanted[1]
+            return (c == self.taken, R.is_wild(c) and keep_wilds, player, marg.get(c, 0), c in feeds,
+                    helps, -game.rules.card_points(c), c)
+
+        return _discard_first(game, seat, sorted(set(hand), key=key))
+
+
+class BasicSeatPlayer(ContractSeatPlayer):
+    """The ``basic`` level as a seat of a server."""
+
+    policy = BasicPolicy
+
+
+class StrongSeatPlayer(ContractSeatPlayer):
+    """The ``strong`` level (formerly ``standard``) as a seat of a server."""
+
+    policy = ContractPlayer
+
+
+class ExpertSeatPlayer(ContractSeatPlayer):
+    """The ``expert`` level as a seat of a server."""
+
+    policy = ExpertPolicy

@@ -1,0 +1,115 @@
+"""American's ``strong`` and ``expert`` and Okey's ``expert``: what they
+count from what their seat sees, and the discards they make."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from engine.american import AmericanGame, InternationalGame
+from engine.american import ai as am
+from engine.okey import OkeyGame
+from engine.okey import ai as ok
+from engine.okey.ai.eval import cover, shape
+
+
+def _american_positions(cls, seed, levels):
+    g = cls.new(len(levels), seed=seed)
+    players = [am.LEVELS[lv](f"{seed}/{i}") for i, lv in enumerate(levels)]
+    while not g.is_over:
+        yield g
+        g.push(players[g.to_move].choose(g))
+
+
+def test_unseen_counts_are_the_other_racks_the_pool_and_the_buried_discards():
+    for cls in (AmericanGame, InternationalGame):
+        for g in _american_positions(cls, "unseen", ["greedy", "strong", "greedy"]):
+            s = g.to_move
+            hidden = sum(len(g.racks[o]) for o in range(g.n) if o != s) + len(g.pool) \
+                + sum(len(p) - 1 for p in g.piles if p)
+            if g.trump_in_pool():
+                hidden -= 1          # International's trump lies face up on its stack
+            assert sum(am.unseen_counts(g, s)) == hidden
+
+
+def test_strong_differs_from_greedy_and_discards_by_live_outs_without_feeding():
+    differ = 0
+    for k in range(3):
+        for g in _american_positions(AmericanGame, f"live-{k}", ["strong", "greedy"]):
+            if g.phase != "play" or g.to_move != 0:
+                continue
+            move = am.StrongPlayer("x").choose(g)
+            if move.action != "discard":
+                continue
+            greedy = am.GreedyPlayer("x").discard(g, 0)
+            differ += move.tile != greedy
+            nxt = 1
+            order = am.live_discard_order(g, 0)
+            safe = [t for t in order if not am.feeds(g, nxt, t)]
+            assert move.tile == (safe[0] if safe else order[0])
+    assert differ >= 1
+
+
+def test_expert_takes_more_discards_than_strong_only_when_they_beat_a_draw_on_average():
+    checked = 0
+    for g in _american_positions(AmericanGame, "take", ["expert", "greedy"]):
+        if g.phase != "draw" or g.to_move != 0 or g.takeable() is None or not g.pool:
+            continue
+        move = am.ExpertPlayer("x").choose(g)
+        if move.action not in ("take", "draw"):
+            continue
+        rack = Counter(g.racks[0])
+        with_take = Counter(rack)
+        with_take[g.takeable()] += 1
+        gain = am.shed_value(g, 0, with_take) - am.expected_after_draw(g, 0, rack, am.unseen_counts(g, 0))
+        if move.action == "take" and not am.StrongPlayer("x").draw(g, 0).action == "take":
+            assert gain > am.TAKE_MARGIN
+        if move.action == "draw":
+            assert gain <= am.TAKE_MARGIN
+        checked += 1
+    assert checked >= 3
+
+
+def test_okey_live_counts_subtract_the_discards_and_what_others_took():
+    g = OkeyGame.new(4, {"start_points": 1000}, seed="live")
+    players = [ok.LEVELS["strong"](str(i)) for i in range(4)]
+    for _ in range(60):
+        g.push(players[g.to_move].choose(g))
+    s = g.to_move
+    live = ok.live_counts(g, s)
+    assert all(0 <= k <= 2 for k in live)
+    for p in g.piles:
+        for t in p:
+            if t < 52:
+                assert live[t] <= 1
+    for o in range(4):
+        if o != s:
+            for t in g.taken[o]:
+                if t < 52:
+                    assert live[t] <= 1
+
+
+def test_okey_expert_feeds_the_next_player_only_when_every_other_discard_costs_the_rack():
+    fed = checked = 0
+    for k in range(4):
+        g = OkeyGame.new(4, {"start_points": 1000}, seed=f"feed-{k}")
+        players = [ok.LEVELS["expert"](f"{k}/{i}") for i in range(4)]
+        while not g.results:
+            s = g.to_move
+            move = players[s].choose(g)
+            if move.action == "discard":
+                needed = ok._needed(g, (s + 1) % 4)
+                if needed:
+                    checked += 1
+                if move.tile in needed:
+                    fed += 1
+                    rack = g.racks[s]
+
+                    def value(t):
+                        rest = list(rack)
+                        rest.remove(t)
+                        return (cover(rest, g.okey, g.rules), shape(rest, g.okey))
+
+                    mine = value(move.tile)
+                    assert all(value(t) < mine for t in set(rack) if t not in needed)
+            g.push(move)
+    assert checked >= 5

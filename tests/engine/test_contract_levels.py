@@ -1,0 +1,134 @@
+"""The contract rummy ladder: ``random`` < ``basic`` < ``strong`` <
+``expert`` (``standard`` the old name of ``strong``); every level plays
+whole games with the others, ``basic`` never buys, ``expert`` judges buys
+by their cost and does not feed the next player."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.ai import level_aliases, levels_for, resolve_level
+from engine.contract import ContractGame
+from engine.contract.ai import LEVELS, ContractPlayer, ExpertPolicy, play_seats
+from engine.contract.ai.player import find_contract
+
+
+def test_the_ladder_and_the_old_name():
+    assert list(levels_for("contract")) == ["random", "basic", "strong", "expert"]
+    assert level_aliases("contract") == {"standard": "strong"}
+    assert resolve_level("contract", "standard") == "strong"
+    assert resolve_level("contract", "expert") == "expert"
+
+
+@pytest.mark.parametrize("levels", [["random", "basic", "expert"], ["strong", "expert", "basic", "random", "expert"]])
+def test_every_level_plays_whole_games_against_the_others(levels):
+    game = ContractGame.new(len(levels), seed="ladder-" + "-".join(levels))
+    players = [LEVELS[lv](f"s{i}") for i, lv in enumerate(levels)]
+    bought = set()
+
+    def note(g, move):
+        if move.action == "buy":
+            bought.add(levels[move.seat])
+
+    play_seats(game, players, on_move=note)
+    assert game.is_over and len(game.results) == 7
+    assert "basic" not in bought
+
+
+def test_the_expert_buys_late_in_a_hand_only_what_completes_its_contract():
+    """Over seeded games: wherever ``expert`` declines a buy ``strong``
+    would make, the hand may end soon (a player down with three cards or
+    fewer, or a short stock) and the card does not complete the contract;
+    and early in a hand it buys at least once where ``strong`` does not."""
+    declined = more = 0
+    for k in range(3):
+        game = ContractGame.new(3, seed=f"buys-{k}")
+        players = [LEVELS["strong"](f"p{i}") for i in range(3)]
+
+        def check(g, move):
+            nonlocal declined, more
+            for s in g.pending_actors():
+                if s == g.active or not g.can_buy(s):
+                    continue
+                strong, expert = ContractPlayer(s).wants_buy(g), ExpertPolicy(s).wants_buy(g)
+                if strong and not expert:
+                    declined += 1
+                    assert ExpertPolicy(s)._danger(g)
+                    sets_runs = ContractPlayer(s)._need(g)
+                    assert find_contract(g.hands[s] + [g.discards[-1]], *sets_runs, g) is None
+                if expert and not strong:
+                    more += 1
+
+        play_seats(game, players, on_move=check)
+    assert more >= 1
+
+
+def test_the_expert_does_not_feed_the_next_player_among_equal_discards():
+    """Over a seeded game of expert seats: whenever an expert discards a card
+    that feeds the next player, every card it could have thrown instead is
+    worth more to its own hand or is another kind of mistake (a card that
+    plays on the table, a wild card it keeps, the card it just took)."""
+    game = ContractGame.new(3, seed="feeds")
+    players = [LEVELS["expert"](f"p{i}") for i in range(3)]
+    fed = checked = 0
+
+    def before(g):
+        nonlocal fed, checked
+        s = g.active
+        if g.phase != "play" or g.down[s]:
+            return
+        policy = ExpertPolicy(s)
+        feeds = policy._feeds_next(g)
+        if not feeds:
+            return
+        move = policy.discard_move(g)
+        if move.action != "discard":
+            return
+        checked += 1
+        if move.card in feeds:
+            fed += 1
+            marg = policy._marginals(g, g.hands[s])[1]
+            R = g._r
+            for c in set(g.hands[s]) - feeds:
+                assert marg.get(c, 0) > marg.get(move.card, 0) or R.is_wild(c) or \
+                    (g.table and R.plays(c, g.table))
+
+    for _ in range(20000):
+        if game.is_over:
+            break
+        active = game.active
+        move = None
+        for s in game.pending_actors():
+            if s != active:
+                move = players[s].choose(game, s)
+                if move is not None:
+                    break
+        if move is None:
+            before(game)
+            move = players[active].choose(game, active)
+        game.push(move)
+    assert game.is_over and checked > 10
+
+
+def test_a_table_that_only_takes_and_throws_wild_cards_round_and_round_still_ends():
+    """Seed ``tune-contract-3p-51``, ``basic`` - ``expert`` - ``basic``: in
+    its sixth hand the three seats took each other's discarded wild card and
+    threw another, round after round, and never drew, so the stock never ran
+    out and the hand never ended. A wild card is now taken only while there
+    is room for it after the discard, and a table that has gone round four
+    times without a draw makes the seat on turn draw."""
+    levels = ["basic", "expert", "basic"]
+    seed = "tune-contract-3p-51"
+    game = ContractGame.new(3, seed=seed)
+    players = [LEVELS[lv](f"{seed}/{s}") for s, lv in enumerate(levels)]
+    play_seats(game, players, max_moves=20_000)
+    assert game.is_over
+
+
+def test_a_stalled_table_makes_the_seat_draw():
+    game = ContractGame.new(3, seed="stall")
+    player = ContractPlayer(game.active)
+    assert not player._stalled(game)
+    game.move_stack = [f"{i % 3} take" if i % 2 == 0 else f"{i % 3} discard 2C" for i in range(36)]
+    assert player._stalled(game)
+    assert player.draw_move(game).action == "draw"
