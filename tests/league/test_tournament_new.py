@@ -187,7 +187,7 @@ def test_site_url_is_shown_on_the_desks_and_used_by_the_qr_codes(official, make_
     desk = official.get(f"/t/{t.slug}/round/1/desk/").content.decode()
     assert 'id="site-url">https://club.example.org</code>' in desk and "SITE_URL is not set" not in desk
     paper = official.get(f"/t/{t.slug}/round/1/print/").content.decode()
-    link = re.search(r"<small>(https://club\.example\.org/s/\w+/)</small>", paper)
+    link = re.search(r"<small>(https://club\.example\.org/s/[\w-]+/)</small>", paper)  # a code is URL-safe base64
     assert link and "testserver" not in paper.split('class="qr"')[1]
 
 
