@@ -29,7 +29,7 @@ seat's view) measured in the same run. With ``--browsers N`` the first N
 games are also followed by a Chromium seat page each (Debian's chromium),
 and ``drawn p50/p95`` is the time from a frame's arrival on the page to the
 move drawn there. ``--profile PREFIX`` samples the server with py-spy
-(``bench/profile_summary.py`` reads the file). The aims: p95 under 150 ms
+(the thread holding the GIL only; ``bench/profile_summary.py`` reads the file). The aims: p95 under 150 ms
 at 50 games and under 300 ms at 200 (think 1 s), at least 150 moves/s at
 think 0, and a move drawn within 150 ms of its frame (p95).
 
@@ -329,7 +329,7 @@ def main(argv=None) -> int:
                 server, base = start_server(server_env)
                 spy = None
                 if args.profile:  # py-spy samples the server while it plays (collapsed stacks)
-                    spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-r", "100", "-f", "raw", "-o",
+                    spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-r", "100", "--gil", "-f", "raw", "-o",
                                             f"{args.profile}-{layer}-{n}.txt", "-p", str(server.pid)],
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                     time.sleep(1)

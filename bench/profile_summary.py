@@ -8,8 +8,9 @@ socket's frame.
 Each sample is counted once, in the first stage (in the order below) that
 one of its frames names; samples of threads that only wait (an idle pool
 thread, the event loop's select) are left out, so the shares are of the
-time the process was busy. py-spy samples wall time of running threads: a
-thread waiting inside C (SQLite's lock, a socket write) counts as busy.
+time the process was busy. ``bench/live.py --profile`` samples only the
+thread holding the GIL (py-spy's ``--gil``): the process's Python time,
+not threads waiting for a lock or a socket.
 """
 
 from __future__ import annotations

@@ -81,7 +81,7 @@ def test_a_contract_tournament_is_played_by_two_workers(workers, wait):
     club = Club.objects.create(name="Contract club")
     tournament = Tournament.objects.create(name="Contract worker night", club=club, rounds=1,
                                            table_size=3, family="contract", variant="international",
-                                           tiebreaks=selectors.default_precedence("contract"))
+                                           tiebreaks=selectors.default_precedence("contract"), ai_level="strong")
     for name in ("Ada", "Boris", "Chen", "Dana", "Emil", "Fatima"):
         league.tournament_enter(tournament=tournament,
                                 player=Player.objects.create(name=name, club=club), checked_in=True)
@@ -102,7 +102,7 @@ def test_a_contract_tournament_is_played_by_two_workers(workers, wait):
         verdict = audit_game(stream)
         assert verdict.ok, verdict.problem
         moves = Event.objects.filter(game=stream, type="MoveRecorded")
-        assert {e.actor for e in moves} == {"ai:standard"}
+        assert {e.actor for e in moves} == {"ai:strong"}  # the tournament's level
         assert game.results.get(status="confirmed").scores == [-s for s in stream.scores]
     assert not OutboxMessage.objects.exclude(status="sent").exists()
 
