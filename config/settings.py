@@ -474,4 +474,5 @@ if CHANNEL_REDIS_URL:
                    "retry": Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)}],
         "capacity": 500, "expiry": 30}}}
 else:
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    # in memory, one process (config/channel_layer.py)
+    CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.SweepingInMemoryChannelLayer"}}
