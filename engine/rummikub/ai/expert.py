@@ -54,7 +54,7 @@ from ...tiles import JOKER
 from ..game import SabraGame
 from ..moves import Move
 from .greedy import opening_move
-from .lookahead import position_rng, unseen_tiles
+from .lookahead import WIN, _take, position_rng, rollout_turn, unseen_tiles
 from .solver_play import best_legal_play, meld_tiles, no_play, rack_only_move, seat_view
 from .strong import StrongPlayer
 
@@ -62,13 +62,7 @@ SAMPLES = 10        # determinizations of the hidden tiles a move, at most
 BUDGET = 120        # solver calls a move, at most (fewer samples when more seats or candidates)
 MIN_SAMPLES = 4
 HORIZON = 1         # rounds every seat plays on after the candidate
-WIN = 30.0
 RACK_WEIGHT = 0.3
-
-
-def _take(rack: list[int], tiles) -> None:
-    for t in tiles:
-        rack.remove(t)
 
 
 def _junk(table: list[int], rack: list[int], opened: bool, ts, rules) -> int:
@@ -101,20 +95,8 @@ def rollout(play: list[int], seat: int, order: list[int], table: list[int], rack
         racks[seat].append(pool.pop())
     turns = (order * horizon)[:-1]      # the others, then this seat's own last turn below
     for s in turns:
-        rack = racks[s]
-        if opened[s]:
-            sol = solve(table, rack, tileset=ts)
-        else:
-            sol = solve([], rack, initial_meld_done=False, rules=rules, tileset=ts)
-        if sol.tiles_placed:
-            laid = [int(t) for t in sol.play]
-            table += laid
-            _take(rack, laid)
-            opened[s] = True
-            if not rack:
-                return WIN if s == seat else -WIN
-        elif pool:
-            rack.append(pool.pop())
+        if rollout_turn(table, racks, opened, s, pool, ts, rules) == "out":
+            return WIN if s == seat else -WIN
     junk_me = _junk(table, racks[seat], opened[seat], ts, rules)
     if junk_me == 0:
         return WIN / 2

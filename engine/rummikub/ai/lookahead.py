@@ -47,9 +47,32 @@ def position_rng(seed, view: dict, seat: int) -> random.Random:
     return random.Random(hashlib.sha256(key.encode()).digest())
 
 
-def _take(rack: list[int], tiles: list[int]) -> None:
+def _take(rack: list[int], tiles) -> None:
     for t in tiles:
         rack.remove(t)
+
+
+def rollout_turn(table: list[int], racks: dict, opened: list[bool], s: int, pool: list[int], ts, rules) -> str:
+    """One turn of seat ``s`` in a rollout, as the greedy level plays it:
+    lay the most the solver finds (the initial meld while ``s`` has not
+    opened), else draw. ``table``, ``racks``, ``opened`` and ``pool`` change
+    in place. Returns ``"out"`` (the rack is empty), ``"laid"``, ``"drew"``
+    or ``"stuck"`` (nothing to lay and the pool empty)."""
+    rack = racks[s]
+    if opened[s]:
+        sol = solve(table, rack, tileset=ts)
+    else:
+        sol = solve([], rack, initial_meld_done=False, rules=rules, tileset=ts)
+    if sol.tiles_placed:
+        laid = [int(t) for t in sol.play]
+        table += laid
+        _take(rack, laid)
+        opened[s] = True
+        return "laid" if rack else "out"
+    if pool:
+        rack.append(pool.pop())
+        return "drew"
+    return "stuck"
 
 
 def _junk(table: list[int], rack: list[int], opened: bool, ts) -> int:
@@ -73,21 +96,10 @@ def rollout(choice: str, seat: int, order: list[int], table: list[int], racks: d
     else:
         racks[seat].append(pool.pop())
     for s in order * horizon:
-        rack = racks[s]
-        if opened[s]:
-            sol = solve(table, rack, tileset=ts)
-        else:
-            sol = solve([], rack, initial_meld_done=False, rules=rules, tileset=ts)
-        if sol.tiles_placed:
-            laid = [int(t) for t in sol.play]
-            table += laid
-            _take(rack, laid)
-            opened[s] = True
-            if not rack:
-                return WIN if s == seat else -WIN
-        elif pool:
-            rack.append(pool.pop())
-        else:
+        turn = rollout_turn(table, racks, opened, s, pool, ts, rules)
+        if turn == "out":
+            return WIN if s == seat else -WIN
+        if turn == "stuck":
             break
     others = [s for s in racks if s != seat]
     junk_me = _junk(table, racks[seat], opened[seat], ts)
