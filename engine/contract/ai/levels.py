@@ -28,10 +28,9 @@ table, the discards, what each player took, counts).
 
 from __future__ import annotations
 
-from ...errors import IllegalMoveError
 from ..game import ContractGame
 from ..moves import Move
-from .player import ContractPlayer, find_contract
+from .player import ContractPlayer, discard_first, find_contract
 from .seat import ContractSeatPlayer
 
 SHORT_STOCK = 10   # the stock is short: the hand may end any time
@@ -41,19 +40,10 @@ DOWN_FEW = 3       # a player down with this many cards or fewer may go out soon
 def _discard_first(game: ContractGame, seat: int, ordered: list[int]) -> Move:
     """The first of ``ordered`` the rules let ``seat`` discard (or the buy
     seed 004's second exception asks for)."""
-    tried = set()
-    for c in ordered:
-        if c in tried:
-            continue
-        tried.add(c)
-        try:
-            game.check_discard(c)
-        except IllegalMoveError as exc:
-            if exc.rule == "players-rule-buy-first":
-                return Move("buy", seat)
-            continue
-        return Move("discard", seat, card=c)
-    raise RuntimeError(f"seat {seat} has no legal discard")
+    found = discard_first(game, seat, ordered)
+    if found is None:
+        raise RuntimeError(f"seat {seat} has no legal discard")
+    return found
 
 
 class BasicPolicy(ContractPlayer):

@@ -498,19 +498,10 @@ class ContractPlayer:
             scored.append((kept, R.is_wild(c) and keep_wilds, player, marg.get(c, 0), helps,
                            -rules.card_points(c), c))
         scored.sort()
-        tried = set()
-        for *_, c in scored:
-            if c in tried:
-                continue
-            tried.add(c)
-            try:
-                game.check_discard(c)
-            except IllegalMoveError as exc:
-                if exc.rule == "players-rule-buy-first":
-                    return Move("buy", seat)
-                continue
-            return Move("discard", seat, card=c)
-        raise RuntimeError(f"seat {seat} has no legal discard")
+        found = discard_first(game, seat, [c for *_, c in scored])
+        if found is None:
+            raise RuntimeError(f"seat {seat} has no legal discard")
+        return found
 
 
 def play_turn(game: ContractGame, players: list[ContractPlayer],
@@ -572,3 +563,21 @@ def play_game(game: ContractGame, players: list[ContractPlayer] | None = None, *
             return game
         play_turn(game, players, on_move)
     raise RuntimeError(f"game not over after {max_turns} turns")
+
+
+def discard_first(game: ContractGame, seat: int, ordered) -> Move | None:
+    """The first card of ``ordered`` the rules let ``seat`` discard, or the
+    buy seed 004's second exception asks for first; ``None`` if none."""
+    tried = set()
+    for c in ordered:
+        if c in tried:
+            continue
+        tried.add(c)
+        try:
+            game.check_discard(c)
+        except IllegalMoveError as exc:
+            if exc.rule == "players-rule-buy-first":
+                return Move("buy", seat)
+            continue
+        return Move("discard", seat, card=c)
+    return None

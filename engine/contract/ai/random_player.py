@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import random
 
-from ...errors import IllegalMoveError
 from ..game import ContractGame
 from ..moves import Move
 from ..rules import CONTRACTS
-from .player import ContractPlayer, accepts, find_contract
+from .player import ContractPlayer, accepts, discard_first, find_contract
 
 BUY_CHANCE = 0.1     # asks to buy a discard it may buy
 TAKE_CHANCE = 0.5    # takes the discard rather than drawing
@@ -110,12 +109,4 @@ class RandomContractPlayer:
         004's second exception asks for first); ``None`` if none."""
         cards = sorted(set(game.hands[seat]))
         self.rng.shuffle(cards)
-        for c in cards:
-            try:
-                game.check_discard(c)
-            except IllegalMoveError as exc:
-                if exc.rule == "players-rule-buy-first":
-                    return Move("buy", seat)
-                continue
-            return Move("discard", seat, card=c)
-        return None
+        return discard_first(game, seat, cards)
