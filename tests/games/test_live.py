@@ -87,21 +87,32 @@ def test_a_stranger_is_refused_and_a_spectator_sees_no_rack():
     assert public["seat"] is None and "rack" not in public["view"]
 
 
+def two_seat_game():
+    """A Sabra game of two taken seats: the game, the seat on turn, and a
+    browser session holding the other seat."""
+    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
+    tokens = [services.seat_take(game=game, index=i) for i in range(2)]
+    return game, game.to_move, seated_client(tokens[1 - game.to_move])
+
+
+async def following(game, client):
+    """The seat socket of ``client``'s session, its first frame read."""
+    comm = socket(f"/ws/games/{game.pk}/seat/", client)
+    await comm.connect()
+    await comm.receive_json_from(timeout=5)
+    return comm
+
+
 @pytest.mark.parametrize("revoke, then_move", [(True, True), (False, False)],
                          ids=["revoked-then-a-move", "reissued-and-nothing-else"])
 def test_a_seat_whose_credential_is_withdrawn_is_closed_at_once(revoke, then_move):
     """Revoked or reissued: the sockets holding the old credential are
     closed the moment it changes (the game.seats notice), a move or not."""
-    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
-    tokens = [services.seat_take(game=game, index=i) for i in range(2)]
-    mover = game.to_move
-    holder = seated_client(tokens[1 - mover])
+    game, mover, holder = two_seat_game()
 
     async def run():
         from channels.db import database_sync_to_async
-        comm = socket(f"/ws/games/{game.pk}/seat/", holder)
-        await comm.connect()
-        await comm.receive_json_from(timeout=5)
+        comm = await following(game, holder)
         seat = await database_sync_to_async(lambda: game.seats.get(index=1 - mover))()
         await database_sync_to_async(services.seat_reissue)(seat, revoke=revoke)
         if then_move:
@@ -120,16 +131,11 @@ def test_a_frame_primed_by_the_writer_is_the_frame_read_from_the_database():
     is, field for field, the one read back from the stored stream."""
     from games import frames
 
-    game = services.game_create(variant="sabra", players=2, seats=["Ann", "Ben"])
-    tokens = [services.seat_take(game=game, index=i) for i in range(2)]
-    mover = game.to_move
-    other = seated_client(tokens[1 - mover])
+    game, mover, other = two_seat_game()
 
     async def run():
         from channels.db import database_sync_to_async
-        comm = socket(f"/ws/games/{game.pk}/seat/", other)
-        await comm.connect()
-        await comm.receive_json_from(timeout=5)
+        comm = await following(game, other)
         got = []
         for version in (1, 2):
             seat = (mover + version - 1) % 2
