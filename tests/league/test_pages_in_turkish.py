@@ -1,0 +1,159 @@
+"""With Turkish chosen, every public and organiser page of a small seeded
+tournament shows no English sentence: the visible text (tags, scripts and
+styles stripped) of each page is cut into sentences, and a sentence with
+three or more common English words fails, named with its page."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from league import services, table_entry
+from league.models import Club, Player, Tournament
+
+pytestmark = pytest.mark.django_db
+
+# Common English words; none is a Turkish word the pages use (Turkish "on",
+# ten, "her", every, and "a" are left out).
+ENGLISH = frozenset("""
+the is are was were be been not no your you yours his its our their this that these those
+has have had and or but of to for from with without by at into onto as if then than when where
+which who what why how all any each every some more most other only also yet still here there
+can cannot could will would should must may might do does did done
+game games round rounds table tables player players seat seats score scores sheet sheets
+enter entered entry new open closed close start started finish finished name names
+points point place places result results rule rules tournament tournaments club clubs
+standings print printed desk check turn move moves draw drawn tile tiles rack hand hands
+page back next previous show shown hide none one two three four yes after before over under
+please sign log out about between per
+""".split())
+
+WORD = re.compile(r"[A-Za-zÇĞİÖŞÜçğıöşü']+")
+
+
+class _Text(HTMLParser):
+    """The text a reader sees, a chunk per block (inline tags such as
+    <code> or <b> do not cut a sentence): no script, style or template
+    contents."""
+
+    HIDDEN = {"script", "style", "template", "noscript"}
+    CODE = {"code", "kbd"}          # the engine's notation and tile codes, not words
+    INLINE = {"a", "b", "i", "em", "strong", "code", "span", "small", "abbr", "time", "kbd", "var", "sub", "sup"}
+
+    def __init__(self):
+        super().__init__()
+        self.depth = 0
+        self.chunks: list[str] = [""]
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.INLINE:
+            self.chunks.append("")
+        if tag in self.HIDDEN or tag in self.CODE:
+            self.depth += 1
+        elif not self.depth:     # the texts a reader sees in attributes
+            attrs = dict(attrs)
+            shown = [attrs.get(name) for name in ("title", "placeholder", "aria-label", "alt")]
+            if tag == "input" and attrs.get("type") in ("submit", "button"):
+                shown.append(attrs.get("value"))
+            self.chunks += [text for text in shown if text] + [""]
+
+    def handle_endtag(self, tag):
+        if tag not in self.INLINE:
+            self.chunks.append("")
+        if (tag in self.HIDDEN or tag in self.CODE) and self.depth:
+            self.depth -= 1
+
+    def handle_data(self, data):
+        if not self.depth:
+            self.chunks[-1] += data
+
+
+def english_sentences(html: str) -> list[str]:
+    parser = _Text()
+    parser.feed(html)
+    found = []
+    for chunk in parser.chunks:
+        for sentence in re.split(r"[.!?;:·\n]+", chunk):
+            words = [w.lower() for w in WORD.findall(sentence)]
+            if sum(w in ENGLISH for w in words) >= 3:
+                found.append(" ".join(sentence.split()))
+    return found
+
+
+def test_the_detector_finds_english_and_passes_turkish():
+    assert english_sentences("<p>The round has no result.</p>") == ["The round has no result"]
+    assert english_sentences("<p>1. tur kapanamaz: 4 oyunun henüz sonucu yok</p>") == []
+    assert english_sentences('<input placeholder="the name of the player">') == ["the name of the player"]
+    assert english_sentences("<li><code>draw</code> one <b>tile</b>, <code>play the tile</code></li>") == []
+    assert english_sentences("<li><code>pass</code> when <b>the</b> pool is empty</li>") == ["when the pool is empty"]
+    assert english_sentences("<script>the game is not over</script><style>a {}</style>") == []
+
+
+@pytest.fixture
+def evening():
+    """A club, a tournament of four players with its first round seated and
+    one game scored, an online game with a seat taken, and a staff client
+    and a seated player's client, both in Turkish."""
+    from games import services as game_services
+
+    club = Club.objects.create(name="Kadıköy Kulübü")
+    tournament = Tournament.objects.create(name="Kış Kupası", club=club, rounds=2)
+    players = []
+    for name in ("Ayşe", "Barış", "Cem", "Deniz"):
+        player = Player.objects.create(name=name, club=club)
+        services.tournament_enter(tournament=tournament, player=player, checked_in=True)
+        players.append(player)
+    rnd = services.round_seat(tournament=tournament, seed="tr-pages")
+    table = rnd.tables.get()
+    services.result_record_score_sheet(game=table.games.get(number=1), racks=["", "R1 R2", "B3", "K4 K5"],
+                                       actor="test")
+    seated, online = Client(HTTP_ACCEPT_LANGUAGE="tr"), {}
+    for variant, n in (("sabra", 2), ("okey", 4), ("contract", 3), ("american", 2)):   # each family's seat page
+        online[variant] = game_services.game_create(variant=variant, players=n,
+                                                    seats=["Ayşe", "Barış", "Cem", "Deniz"][:n])
+        assert seated.post(f"/games/{online[variant].pk}/seats/0/take/", {"name": "Ayşe"}).status_code == 302
+    staff = Client(HTTP_ACCEPT_LANGUAGE="tr")
+    staff.force_login(get_user_model().objects.create_user("masa", password="pw", is_staff=True))
+    slug = tournament.slug
+    pages = {
+        "the tournament list": (staff, "/"),
+        "a tournament and its standings": (staff, f"/t/{slug}/"),
+        "a round": (staff, f"/t/{slug}/round/1/"),
+        "the round desk": (staff, f"/t/{slug}/round/1/desk/"),
+        "check-in": (staff, f"/t/{slug}/check-in/"),
+        "print": (staff, f"/t/{slug}/round/1/print/"),
+        "projector": (staff, f"/t/{slug}/projector/"),
+        "a player's page": (staff, f"/players/{players[0].pk}/"),
+        "a club page": (staff, f"/clubs/{club.slug}/"),
+        "ratings": (staff, "/ratings/"),
+        "the games list": (staff, "/games/"),
+        "a game page": (staff, f"/games/{online['sabra'].pk}/"),
+        **{f"a seat page ({variant})": (seated, f"/games/{game.pk}/play/") for variant, game in online.items()},
+        "the table-entry phone page": (Client(HTTP_ACCEPT_LANGUAGE="tr"),
+                                       f"/s/{table_entry.table_entry_code(table=table)}/"),
+        "the new-tournament form": (staff, "/tournaments/new/"),
+    }
+    return pages
+
+
+def test_every_page_in_turkish_has_no_english_sentence(evening):
+    failures = []
+    for page, (client, url) in evening.items():
+        response = client.get(url)
+        assert response.status_code == 200, (page, url, response.status_code)
+        html = response.content.decode()
+        assert 'lang="tr"' in html, (page, url)
+        failures += [f"{page} ({url}): {sentence}" for sentence in english_sentences(html)]
+    assert not failures, "English on Turkish pages:\n" + "\n".join(failures)
+
+
+def test_the_same_walk_in_english_finds_english_on_every_page(evening):
+    """The walk would see an untranslated page: in English each page but
+    the player's (names and numbers) has sentences the detector catches."""
+    silent = [page for page, (client, url) in evening.items()
+              if not english_sentences(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())]
+    assert silent == ["a player's page"]
