@@ -59,7 +59,9 @@ class _Text(HTMLParser):
             shown = [attrs.get(name) for name in ("title", "placeholder", "aria-label", "alt")]
             if tag == "input" and attrs.get("type") in ("submit", "button"):
                 shown.append(attrs.get("value"))
-            self.chunks += [text for text in shown if text] + [""]
+            shown = [text for text in shown if text]
+            if shown:
+                self.chunks += [*shown, ""]
 
     def handle_endtag(self, tag):
         if tag not in self.INLINE:
