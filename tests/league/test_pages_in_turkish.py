@@ -159,3 +159,48 @@ def test_the_same_walk_in_english_finds_english_on_every_page(evening):
     silent = [page for page, (client, url) in evening.items()
               if not english_sentences(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())]
     assert silent == ["a player's page"]
+
+
+def test_the_refusals_a_player_meets_are_in_turkish(evening):
+    """An unknown score-entry link, a wrong seat credential, a seat page
+    without a seat, and a move the engine refuses: each answer in Turkish."""
+    client, seat_url = evening["a seat page (sabra)"]
+    version = re.search(r'name="expected_version" value="(\d+)"', client.get(seat_url).content.decode())[1]
+    answers = {
+        "an unknown score-entry link": (Client(HTTP_ACCEPT_LANGUAGE="tr").get("/s/nothing-here/"), 404),
+        "no seat credential": (Client(HTTP_ACCEPT_LANGUAGE="tr").post("/games/play/", {"token": ""}), 400),
+        "a wrong seat credential": (Client(HTTP_ACCEPT_LANGUAGE="tr").post("/games/play/", {"token": "wrong"}), 400),
+        "a seat page without a seat": (Client(HTTP_ACCEPT_LANGUAGE="tr").get(seat_url), 403),
+        "a move without its version": (client.post(seat_url, {"move": "draw"}), 400),
+        "a refused move": (client.post(seat_url, {"move": "play R1 R2 -> [R1 R2]", "expected_version": version}),
+                           400),
+    }
+    failures = []
+    for what, (response, status) in answers.items():
+        assert response.status_code == status, (what, response.status_code)
+        failures += [f"{what}: {sentence}" for sentence in english_sentences(response.content.decode())]
+    assert not failures, "English in Turkish refusals:\n" + "\n".join(failures)
+
+
+def test_a_refused_move_on_the_phone_table_is_in_the_readers_language(evening):
+    """The API a browser table posts to answers a refused move with the
+    rule's sentence in the request's language ("message"), the engine's
+    English one in "detail"; in English "message" is the engine's own."""
+    from games.models import Game
+    from games.refusals import REFUSALS, refusal_text
+
+    client, seat_url = evening["a seat page (sabra)"]
+    game = Game.objects.get(pk=int(seat_url.split("/")[2]))
+    url = f"/api/games/{game.pk}/moves/"
+    body = {"move": "play R1 R2 -> [R1 R2]", "expected_version": game.version}
+    turkish = client.post(url, body, content_type="application/json")
+    english = client.post(url, body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
+    assert turkish.status_code == english.status_code == 400
+    assert turkish.json()["error"] == "tiles-not-on-rack" and "is not on the rack" in turkish.json()["detail"]
+    assert turkish.json()["message"] == "Bu taşlar ıstakanızda değil."
+    assert english.json()["message"] == english.json()["detail"] == turkish.json()["detail"]
+    assert refusal_text("a-code-not-listed", "the engine's words") == "the engine's words"
+    from django.utils import translation
+    with translation.override("tr"):
+        untranslated = [code for code, text in REFUSALS.items() if refusal_text(code, "") == text]
+    assert not untranslated
