@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 
 from league import services, table_entry
-from league.models import Club, Player, Tournament
+from league.models import Club, League, Player, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -103,7 +103,8 @@ def evening():
     from games import services as game_services
 
     club = Club.objects.create(name="Kadıköy Kulübü")
-    tournament = Tournament.objects.create(name="Kış Kupası", club=club, rounds=2)
+    league = League.objects.create(name="Anadolu Ligi", club=club)
+    tournament = Tournament.objects.create(name="Kış Kupası", club=club, league=league, rounds=2)
     players = []
     for name in ("Ayşe", "Barış", "Cem", "Deniz"):
         player = Player.objects.create(name=name, club=club)
@@ -138,6 +139,11 @@ def evening():
         "the table-entry phone page": (Client(HTTP_ACCEPT_LANGUAGE="tr"),
                                        f"/s/{table_entry.table_entry_code(table=table)}/"),
         "the new-tournament form": (staff, "/tournaments/new/"),
+        **{f"the new-tournament form ({variant})": (staff, f"/tournaments/new/?variant={variant}")
+           for variant in ("okey", "contract", "american", "international-rummikub")},
+        "the players' import": (staff, "/players/import/"),
+        "a new game": (staff, "/games/new/"),
+        "a league": (staff, f"/leagues/{league.slug}/"),
     }
     return pages
 
