@@ -123,6 +123,7 @@ def evening():
     staff.force_login(get_user_model().objects.create_user("masa", password="pw", is_staff=True))
     slug = tournament.slug
     pages = {
+        "_": (tournament, table),
         "the tournament list": (staff, "/"),
         "a tournament and its standings": (staff, f"/t/{slug}/"),
         "a round": (staff, f"/t/{slug}/round/1/"),
@@ -148,22 +149,43 @@ def evening():
     return pages
 
 
-def test_every_page_in_turkish_has_no_english_sentence(evening):
+def walk(pages: dict) -> list[str]:
     failures = []
-    for page, (client, url) in evening.items():
+    for page, (client, url) in pages.items():
+        if page == "_":          # the seeded tournament and table, not a page
+            continue
         response = client.get(url)
         assert response.status_code == 200, (page, url, response.status_code)
         html = response.content.decode()
         assert 'lang="tr"' in html, (page, url)
         failures += [f"{page} ({url}): {sentence}" for sentence in english_sentences(html)]
+    return failures
+
+
+def test_every_page_in_turkish_has_no_english_sentence(evening):
+    failures = walk(evening)
+    assert not failures, "English on Turkish pages:\n" + "\n".join(failures)
+
+
+def test_the_pages_of_a_closed_round_and_a_finished_game_in_turkish(evening):
+    """Round 1 scored and closed, the tournament's last round seated: the
+    tournament's and the games' pages again."""
+    tournament, table = evening["_"]
+    for game in table.games.filter(results__isnull=True):
+        services.result_record_score_sheet(game=game, racks=["R1", "", "B3 B4", "K4 K5"], actor="test")
+    services.round_close(round=table.round)
+    services.round_seat(tournament=tournament, seed="tr-pages-2")
+    pages = {page: where for page, where in evening.items()
+             if page != "_" and ("/t/" in where[1] or "/games/" in where[1] or where[1] in ("/", "/ratings/"))}
+    pages["round 2's desk"] = (evening["the round desk"][0], f"/t/{tournament.slug}/round/2/desk/")
+    failures = walk(pages)
     assert not failures, "English on Turkish pages:\n" + "\n".join(failures)
 
 
 def test_the_same_walk_in_english_finds_english_on_every_page(evening):
     """The walk would see an untranslated page: in English each page but
     the player's (names and numbers) has sentences the detector catches."""
-    silent = [page for page, (client, url) in evening.items()
-              if not english_sentences(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())]
+    silent = [page for page, (client, url) in evening.items() if page != "_" and not english_sentences(client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode())]
     assert silent == ["a player's page"]
 
 
