@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from django.utils.translation import get_language, gettext, gettext_noop
 
-__all__ = ["REFUSALS", "refusal_text"]
+__all__ = ["REFUSALS", "engine_error_text", "refusal_text"]
 
 REFUSALS: dict[str, str] = {
     "not-your-turn": gettext_noop("It is not your turn."),
@@ -47,10 +47,35 @@ REFUSALS: dict[str, str] = {
 }
 
 
+def _english() -> bool:
+    return (get_language() or "en").split("-")[0] == "en"
+
+
 def refusal_text(code: str, english: str) -> str:
     """The sentence for refusal ``code`` in the active language; the
     engine's ``english`` sentence in English or for a code not listed."""
     text = REFUSALS.get(code or "")
-    if not text or (get_language() or "en").split("-")[0] == "en":
+    if not text or _english():
         return english
     return gettext(text)
+
+
+def engine_error_text(exc: Exception) -> str:
+    """An engine error for people in the active language: a refused move
+    by its rule code, a text not in the notation (a tile that is no tile on
+    a score sheet) by the token it names; in English, or with neither, the
+    engine's own sentence."""
+    english = str(exc)
+    if _english():
+        return english
+    rule = getattr(exc, "rule", None)
+    if rule:
+        return refusal_text(rule, english)
+    token, seat = getattr(exc, "token", None), getattr(exc, "seat", None)
+    if token and seat:
+        return gettext("seat %(seat)s: “%(token)s” is not written in the game's notation (a tile as R7 or K13, "
+                       "a card as 7C or TD)") % {"seat": seat, "token": token}
+    if token:
+        return gettext("“%(token)s” is not written in the game's notation (a tile as R7 or K13, "
+                       "a card as 7C or TD)") % {"token": token}
+    return english

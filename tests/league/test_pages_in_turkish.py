@@ -232,3 +232,34 @@ def test_a_refused_move_on_the_phone_table_is_in_the_readers_language(evening):
     with translation.override("tr"):
         untranslated = [code for code, text in REFUSALS.items() if refusal_text(code, "") == text]
     assert not untranslated
+
+
+def test_the_phone_entry_and_the_desk_with_sheets_in_turkish(evening):
+    """A sheet waiting for its confirmation, two sheets that differ, a sheet
+    with a tile that is no tile and one from a name not at the table: the
+    phone page, its refusals and the round desk in Turkish."""
+    tournament, table = evening["_"]
+    phone, url = evening["the table-entry phone page"]
+    seats = list(table.seats.select_related("entry__player").order_by("position"))
+
+    def enter(game, seat, racks):
+        mine = table_entry.player_code(tournament_id=tournament.pk, round_number=1, entry_id=seat.entry_id)
+        return phone.post(url, {"game": game.pk, "by": seat.entry.player.name, "code": mine,
+                                **{f"rack_{i}": rack for i, rack in enumerate(racks)}})
+
+    second, third = table.games.order_by("number")[1:3]
+    assert enter(second, seats[0], ["", "R1 R2", "K13", "J"]).status_code == 302
+    assert enter(third, seats[0], ["", "R1 R2", "K13", "J"]).status_code == 302
+    assert enter(third, seats[1], ["", "R1 R2", "K12", "J"]).status_code == 302
+    refused = {"a tile that is no tile": enter(second, seats[1], ["", "R1 Z99", "K13", "J"]),
+               "a wrong player code": phone.post(url, {"game": second.pk, "by": seats[1].entry.player.name,
+                                                       "code": "AAAA", "rack_0": ""})}
+    assert "“Z99” oyunun gösterimiyle yazılmamış" in refused["a tile that is no tile"].content.decode()
+    assert f"bu {seats[1].entry.player.name} oyuncusunun kodu değil" in refused["a wrong player code"].content.decode()
+    failures = []
+    for what, response in refused.items():
+        assert response.status_code == 400, what
+        failures += [f"{what}: {s}" for s in english_sentences(response.content.decode())]
+    failures += walk({"the phone page with sheets": (phone, url),
+                      "the desk with a discrepancy": evening["the round desk"]})
+    assert not failures, "English on Turkish pages:\n" + "\n".join(failures)
