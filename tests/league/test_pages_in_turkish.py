@@ -200,8 +200,7 @@ def test_the_refusals_a_player_meets_are_in_turkish(evening):
         "a wrong seat credential": (Client(HTTP_ACCEPT_LANGUAGE="tr").post("/games/play/", {"token": "wrong"}), 400),
         "a seat page without a seat": (Client(HTTP_ACCEPT_LANGUAGE="tr").get(seat_url), 403),
         "a move without its version": (client.post(seat_url, {"move": "draw"}), 400),
-        "a refused move": (client.post(seat_url, {"move": "play R1 R2 -> [R1 R2]", "expected_version": version}),
-                           400),
+        "a refused move": (client.post(seat_url, {"move": "pass", "expected_version": version}), 400),
     }
     failures = []
     for what, (response, status) in answers.items():
@@ -220,12 +219,13 @@ def test_a_refused_move_on_the_phone_table_is_in_the_readers_language(evening):
     client, seat_url = evening["a seat page (sabra)"]
     game = Game.objects.get(pk=int(seat_url.split("/")[2]))
     url = f"/api/games/{game.pk}/moves/"
-    body = {"move": "play R1 R2 -> [R1 R2]", "expected_version": game.version}
+    body = {"move": "pass", "expected_version": game.version}   # the pool is full, or not seat 0's turn
     turkish = client.post(url, body, content_type="application/json")
     english = client.post(url, body, content_type="application/json", HTTP_ACCEPT_LANGUAGE="en")
     assert turkish.status_code == english.status_code == 400
-    assert turkish.json()["error"] == "tiles-not-on-rack" and "is not on the rack" in turkish.json()["detail"]
-    assert turkish.json()["message"] == "Bu taşlar ıstakanızda değil."
+    said = {"pool-not-empty": "Havuzda hâlâ taş var: pas geçmek yerine çekin.", "not-your-turn": "Sıra sizde değil."}
+    assert turkish.json()["message"] == said[turkish.json()["error"]]
+    assert "draw instead of passing" in turkish.json()["detail"] or "turn, not seat" in turkish.json()["detail"]
     assert english.json()["message"] == english.json()["detail"] == turkish.json()["detail"]
     assert refusal_text("a-code-not-listed", "the engine's words") == "the engine's words"
     from django.utils import translation
@@ -263,3 +263,35 @@ def test_the_phone_entry_and_the_desk_with_sheets_in_turkish(evening):
     failures += walk({"the phone page with sheets": (phone, url),
                       "the desk with a discrepancy": evening["the round desk"]})
     assert not failures, "English on Turkish pages:\n" + "\n".join(failures)
+
+
+@pytest.mark.parametrize("variant", ["okey", "contract", "american"])
+def test_the_tournament_pages_of_every_family_in_turkish(variant):
+    """A tournament of each other family, its first round seated: its
+    pages, the printed sheets and the phone's sheet form in Turkish."""
+    club = Club.objects.create(name="Kadıköy Kulübü")
+    tournament = Tournament.objects.create(name="Kış Kupası", club=club, rounds=2, variant=variant,
+                                           family=_family_of(variant))
+    for name in ("Ayşe", "Barış", "Cem", "Deniz"):
+        services.tournament_enter(tournament=tournament, player=Player.objects.create(name=name, club=club),
+                                  checked_in=True)
+    table = services.round_seat(tournament=tournament, seed="tr-family").tables.get()
+    staff = Client(HTTP_ACCEPT_LANGUAGE="tr")
+    staff.force_login(get_user_model().objects.create_user("masa", password="pw", is_staff=True))
+    slug = tournament.slug
+    failures = walk({
+        "a tournament": (staff, f"/t/{slug}/"),
+        "a round": (staff, f"/t/{slug}/round/1/"),
+        "the round desk": (staff, f"/t/{slug}/round/1/desk/"),
+        "print": (staff, f"/t/{slug}/round/1/print/"),
+        "projector": (staff, f"/t/{slug}/projector/"),
+        "the table-entry phone page": (Client(HTTP_ACCEPT_LANGUAGE="tr"),
+                                       f"/s/{table_entry.table_entry_code(table=table)}/"),
+    })
+    assert not failures, "English on Turkish pages:\n" + "\n".join(failures)
+
+
+def _family_of(variant: str) -> str:
+    from engine.registry import find_variant
+
+    return find_variant(variant).family
