@@ -182,6 +182,14 @@ def test_the_pages_of_a_closed_round_and_a_finished_game_in_turkish(evening):
     assert not failures, "English on Turkish pages:\n" + "\n".join(failures)
 
 
+def test_the_contract_seat_page_names_the_hand_s_contract_in_turkish(evening):
+    client, url = evening["a seat page (contract)"]
+    html = client.get(url).content.decode()
+    assert "El <b>1</b>: iki grup</span>" in html and "Hand <b>1</b>" not in html
+    # the browser table names it from the script catalogue
+    assert '"two sets": "iki grup"' in Client().get("/jsi18n/", HTTP_ACCEPT_LANGUAGE="tr").content.decode()
+
+
 def test_the_same_walk_in_english_finds_english_on_every_page(evening):
     """The walk would see an untranslated page: in English each page but
     the player's (names and numbers) has sentences the detector catches."""
