@@ -105,7 +105,17 @@ class Drawing:
 
 
 class SheetError(EngineError, ValueError):
-    """A score sheet that cannot be right; the message names the problem."""
+    """A score sheet that cannot be right; the message names the problem.
+
+    :param seat: the seat (from 1) whose line it is, when it is one seat's.
+    :param token: the text that is not in the notation, when that is the
+        problem (so a page can say it in its reader's language).
+    """
+
+    def __init__(self, message: str, *, seat: int | None = None, token: str | None = None):
+        super().__init__(message)
+        self.seat = seat
+        self.token = token
 
 
 class DisputeRefused(EngineError, ValueError):

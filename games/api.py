@@ -21,6 +21,7 @@ from .audit import AuditRace, audit_game, verdict_in_force
 from .errors import GameServiceError, NotVisible, NotYourSeat
 from .eventstore import ConcurrencyConflict
 from .models import Checkpoint, Game, Seat
+from .refusals import REFUSALS, refusal_text
 from .serializers import (ComposeInSerializer, ComposeOutSerializer, ErrorSerializer, EventOutSerializer, GameCreateSerializer, GameSummarySerializer,
                           MoveInSerializer, MoveOutSerializer, ReceiptCheckSerializer, ReceiptSerializer,
                           SeatTakeSerializer, SeatTokenSerializer, TimeoutInSerializer, VerdictSerializer,
@@ -36,12 +37,18 @@ GAME_STATUSES = ("in_progress", "finished")
 
 def exception_handler(exc, context):
     """Service errors become ``{"error": code, "detail": message}`` with
-    their status; everything else goes to DRF's handler."""
+    their status, and a refused move whose rule code games/refusals.py knows
+    also ``"message"``: the same in the reader's language; everything else
+    goes to DRF's handler."""
     if isinstance(exc, ConcurrencyConflict):
         return Response({"error": "stale-version", "detail": str(exc), "version": exc.actual},
                         status=status.HTTP_409_CONFLICT)
     if isinstance(exc, GameServiceError):
-        return Response({"error": exc.code, "detail": str(exc)}, status=exc.status)
+        # "message": the refusal in the reader's language (games/refusals.py), "detail" the engine's own
+        body = {"error": exc.code, "detail": str(exc)}
+        if exc.code in REFUSALS:
+            body["message"] = refusal_text(exc.code, str(exc))
+        return Response(body, status=exc.status)
     response = drf_exception_handler(exc, context)
     if isinstance(exc, UnsupportedMediaType) and response is not None and str(exc.detail).startswith("Unsupported"):
         response.data = {"error": "unsupported_media_type",

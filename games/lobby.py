@@ -73,8 +73,8 @@ class NewGameForm(forms.Form):
             elif option["kind"] == "int":
                 field = forms.IntegerField(min_value=option["low"], max_value=option["high"], **common)
             else:
-                field = forms.TypedChoiceField(choices=[(v, f"{v}: {what}") for v, what in option["choices"]],
-                                               **common)
+                # each value by its meaning, in the reader's language (its code is the option's value)
+                field = forms.TypedChoiceField(choices=list(option["choices"]), **common)
             self.fields[name] = field
             self.rule_names.append(name)
 

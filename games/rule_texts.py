@@ -30,7 +30,8 @@ def translated(options: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def engine_texts() -> list[str]:
-    """Every family's and variant's name, AI level's name, and every label,
+    """Every family's and variant's name, AI level's name, sheet line's
+    name (a contract), and every label,
     sentence and value meaning of every variant's options, in a stable
     order, each once."""
     from engine import registry
@@ -42,6 +43,9 @@ def engine_texts() -> list[str]:
     for cls in sorted(shipped, key=lambda c: (c.family, c.variant)):
         described = registry.family_for(cls.family)
         seen.setdefault(described.title)
+        for line in described.sheet_lines():     # a sheet's named lines (contract rummy's contracts)
+            if line["label"]:
+                seen.setdefault(line["label"])
         seen.setdefault(described.variant_title(cls.variant))
         for level in sorted(described.ai_levels()):
             seen.setdefault(described.ai_level_title(level))
@@ -103,6 +107,13 @@ TEXTS = (
     gettext_noop("The winner holding the trump's twin scores 50 more (International, as some play)."),
     gettext_noop('International Rummikub'),
     gettext_noop('Contract rummy'),
+    gettext_noop('two sets'),
+    gettext_noop('one set and one run'),
+    gettext_noop('two runs'),
+    gettext_noop('three sets'),
+    gettext_noop('two sets and one run'),
+    gettext_noop('one set and two runs'),
+    gettext_noop('three runs'),
     gettext_noop('Basic (goes down when it can)'),
     gettext_noop('Expert (buys and discards with the others in mind)'),
     gettext_noop('Strong (holds what the contract needs)'),

@@ -139,6 +139,8 @@ class VerdictSerializer(serializers.Serializer):
 class ErrorSerializer(serializers.Serializer):
     error = serializers.CharField(help_text="a short stable code")
     detail = serializers.CharField(help_text="what was wrong, for people")
+    message = serializers.CharField(required=False, help_text="a refused move's sentence in the language of the "
+                                    "request (Accept-Language), from its rule code (when the code is known)")
 
 
 class TimeoutInSerializer(serializers.Serializer):

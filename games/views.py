@@ -23,6 +23,7 @@ from .clock import turn_clock
 from .analysis import analysis_page, better_view, mistake_nav
 from .errors import ConcurrencyConflict, GameServiceError
 from .models import Game, Seat
+from .refusals import refusal_text
 from .replay import ReplayError
 from .words import sentence
 
@@ -229,8 +230,8 @@ def play_enter(request):
     token = request.POST.get("token", "").strip()
     seat = seat_session.enter(request, token) if token else None
     if seat is None:
-        message = "unknown seat credential: paste the token the API gave you" if token else \
-            "paste your seat credential"
+        message = _("unknown seat credential: paste the token the API gave you") if token else \
+            _("paste your seat credential")
         return _private(render(request, "games/play_enter.html", {"message": message}, status=400))
     return _private(redirect("games:play", game_id=seat.game_id))
 
@@ -247,10 +248,10 @@ def play(request, game_id: int):
     if seat is None:
         get_object_or_404(Game.objects.only("id"), pk=game_id)
         return _private(render(request, "games/play_enter.html", {
-            "message": f"this browser holds no seat in game {game_id}: open your seat link, "
-                       "or take an open seat on the game's page"}, status=403))
+            "message": _("this browser holds no seat in game %(game)s: open your seat link, "
+                         "or take an open seat on the game's page") % {"game": game_id}}, status=403))
     game = seat.game
-    error = ""
+    error = error_code = ""
     move = ""
     status = 200
     if request.method == "POST":
@@ -258,17 +259,19 @@ def play(request, game_id: int):
         try:
             expected = int(request.POST.get("expected_version", ""))
         except ValueError:
-            error = "the form must send the version you saw (expected_version)"
+            error = _("the form must send the version you saw (expected_version)")
             status = 400
         else:
             try:
                 result = services.game_record_move(game=game.pk, move=move, expected_version=expected,
                                                    seat=seat.index, actor=f"seat:{seat.index}")
             except ConcurrencyConflict as exc:
-                error, status = f"{exc}", 409
+                error, error_code, status = _("game %(game)s is no longer at version %(seen)s: reload and try "
+                                              "again") % {"game": game.pk, "seen": exc.expected}, "", 409
             except GameServiceError as exc:
-                code = getattr(exc, "code", "")
-                error, status = (f"{exc} ({code})" if code else str(exc)), exc.status
+                # the engine's rule code, its sentence from the catalogue (games/refusals.py)
+                error_code = getattr(exc, "code", "")
+                error, status = refusal_text(error_code, str(exc)), exc.status
             else:
                 url = reverse("games:play", kwargs={"game_id": game.pk})
                 return _private(redirect(f"{url}?moved={result.version}"))
@@ -299,7 +302,7 @@ def play(request, game_id: int):
         "drawing": drawing,
         "recent": [{**m, "name": names.get(m["seat"], ""), "words": sentence(m["said"], names.get(m["seat"], ""))}
                    for m in selectors.recent_moves(game)],
-        "error": error, "move": move, "moved": moved if moved.isdigit() else "",
+        "error": error, "error_code": error_code, "move": move, "moved": moved if moved.isdigit() else "",
         "my_turn": my_turn, "receipt": view["receipt"],
         "names": [names.get(i, "") for i in range(game.players)],
         "next_kind": next_game.next_game_kind(game), "next_game": game.next_game_id,

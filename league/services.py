@@ -396,7 +396,9 @@ def score_sheet_check(*, game: TableGame, sheet: dict | None = None, racks: Sequ
             parts, seats=game.table.seats.count(), variant=tournament.variant, rules=tournament.rules,
             first=game.first)
     except EngineError as exc:
-        raise LeagueError(f"{game}: {exc}") from None
+        from games.refusals import engine_error_text
+
+        raise LeagueError(f"{game}: {engine_error_text(exc)}") from None
 
 
 def result_record_from_stream(*, game: TableGame, actor: str = "system",

@@ -45,7 +45,7 @@ class HandsSheetForm(forms.Form):
                 initial = kept[h][seat.position] if kept else ""
                 self.fields[f"hand_{h + 1}_{seat.position}"] = forms.CharField(
                     label=_("Hand %(h)s (%(contract)s), seat %(n)s: %(who)s") % dict(
-                        h=h + 1, contract=line["label"], n=seat.position + 1, who=seat),
+                        h=h + 1, contract=_(line["label"]), n=seat.position + 1, who=seat),
                     required=False, initial=initial,
                     help_text=_("cards left, e.g. KD 7H JK; empty for the player who went out"))
         self.correction = current is not None

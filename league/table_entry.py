@@ -63,22 +63,22 @@ def _check_code(game: TableGame, name: str, code: str) -> None:
     seat = next(s for s in table.seats.select_related("entry__player") if s.entry and s.entry.player.name == name)
     key = f"league:sheet-code-misses:{table.pk}:{seat.entry_id}"
     if (cache.get(key) or 0) >= CODE_TRIES:
-        raise LeagueError(f"too many wrong codes for {name}: wait a few minutes or ask the organiser; "
-                          "nothing was entered")
+        raise LeagueError(gettext("too many wrong codes for %(name)s: wait a few minutes or ask the organiser; "
+                                  "nothing was entered") % {"name": name})
     want = player_code(tournament_id=table.round.tournament_id, round_number=table.round.number,
                        entry_id=seat.entry_id)
     given = (code or "").strip().upper().replace(" ", "")
     if not given:
-        raise LeagueError(f"give {name}'s code: it is printed beside {name}'s name on the table's sheet; "
-                          "nothing was entered")
+        raise LeagueError(gettext("give %(name)s's code: it is printed beside %(name)s's name on the table's "
+                                  "sheet; nothing was entered") % {"name": name})
     if not constant_time_compare(given, want):
         if cache.add(key, 1, CODE_LOCK_SECONDS) is False:
             try:
                 cache.incr(key)
             except ValueError:
                 cache.set(key, 1, CODE_LOCK_SECONDS)
-        raise LeagueError(f"that is not {name}'s code: each player enters the code printed beside their "
-                          "own name on the table's sheet; nothing was entered")
+        raise LeagueError(gettext("that is not %(name)s's code: each player enters the code printed beside "
+                                  "their own name on the table's sheet; nothing was entered") % {"name": name})
     cache.delete(key)
 
 

@@ -225,6 +225,7 @@ def _round_paper(request, tournament, rnd) -> dict:
     # the family's lines: contract rummy's seven hands with their
     # contracts, an Okey match's game lines (as many as a match may take)
     lines = family.sheet_lines() if family.sheet.kind != "racks" else []
+    lines = [dict(line, label=_(line["label"]) if line["label"] else "") for line in lines]   # in the catalogue
     sheets = []
     for t in tables:
         games = t["games"]

@@ -39,7 +39,7 @@ def read_sheet(ruleset, racks: Sequence[str], *, seats: int, first: int = 0, how
         try:
             parsed.append([int(t) for t in parse_tiles(text or "")])
         except EngineError as exc:
-            raise SheetError(f"seat {i + 1}: {exc}") from None
+            raise SheetError(f"seat {i + 1}: {exc}", seat=i + 1, token=getattr(exc, "token", None)) from None
     every = [t for tiles in parsed for t in tiles]
     for t in set(every):
         if every.count(t) > 2:

@@ -100,7 +100,8 @@ class ContractFamily(Family):
                 try:
                     row.append(sorted(parse_cards(text or ""), key=sort_key))
                 except EngineError as exc:
-                    raise SheetError(f"hand {h}, seat {s + 1}: {exc}") from None
+                    raise SheetError(f"hand {h}, seat {s + 1}: {exc}", seat=s + 1,
+                                     token=getattr(exc, "token", None)) from None
             out = [s + 1 for s, cards in enumerate(row) if not cards]
             if len(out) > 1:
                 raise SheetError(f"hand {h}: seats {', '.join(map(str, out))} all have no cards "

@@ -26,7 +26,7 @@ def read_racks(racks: Sequence[str], seats: int) -> list[list]:
         try:
             parsed.append(parse_tiles(text or ""))
         except EngineError as exc:
-            raise SheetError(f"seat {i + 1}: {exc}") from None
+            raise SheetError(f"seat {i + 1}: {exc}", seat=i + 1, token=getattr(exc, "token", None)) from None
     empty = [i for i, tiles in enumerate(parsed) if not tiles]
     if len(empty) > 1:
         raise SheetError(f"seats {', '.join(str(i + 1) for i in empty)} all have empty racks: "

@@ -19,7 +19,7 @@ def test_a_contract_table_in_dutch_and_a_rummikub_table_in_turkish(seat_pages, s
     assert ann.inner_text(".tk-sort-suit") == "Sorteer op kleur"
     assert ann.inner_text(".tk-sort-rank") == "Sorteer op waarde"
     assert "Jouw hand" in ann.inner_text("#table-app") and "Ann (jij)" in ann.inner_text(".tk-seats")
-    assert "Hand 1 van 7" in ann.inner_text(".tk-contract")
+    assert "Hand 1 van 7: twee groepen" in ann.inner_text(".tk-contract")   # the contract from the catalogue
     assert ann.inner_text(".tk-say") == "Jij bent aan de beurt: klik op de stapel om te trekken, of op de aflegstapel om te pakken."
     assert "stapel, " in ann.locator(".tk-stock").get_attribute("aria-label")
     ann.click(".tk-stock")                                         # draw, by a click

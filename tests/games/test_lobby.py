@@ -67,9 +67,10 @@ def test_a_bad_option_is_refused_next_to_its_field_and_nothing_is_stored():
 
 
 def test_each_option_is_a_real_field_with_its_sentence():
-    html = Client().get("/games/new/?variant=contract").content.decode()
-    assert '<select name="rule_aces"' in html and 'low-or-high: low or high, never wrapping' in html
     import re
+    html = Client().get("/games/new/?variant=contract").content.decode()
+    assert '<select name="rule_aces"' in html     # each value by its meaning, the code its value
+    assert re.search(r'<option value="low-or-high"[^>]*>low or high, never wrapping \(A-2-3 or Q-K-A\)</option>', html)
     assert re.search(r'<input type="checkbox" name="rule_twos_wild"[^>]*checked', html)
     assert re.search(r'<input type="number" name="rule_hand_size" value="11"[^>]*max="15"', html)
     assert 'id="id_rule_hand_size_helptext"' in html  # the sentence the field is described by

@@ -35,6 +35,11 @@
   }
 
   function gettext_noop(text) { return text; }  // a text translated where it is used
+  // the seven contracts as the engine names them, for the catalogue; shown through contractName
+  var CONTRACTS = [gettext_noop("two sets"), gettext_noop("one set and one run"), gettext_noop("two runs"),
+                   gettext_noop("three sets"), gettext_noop("two sets and one run"),
+                   gettext_noop("one set and two runs"), gettext_noop("three runs")];
+  function contractName(text) { return CONTRACTS.indexOf(text) >= 0 ? _(text) : text; }
 
   function rankOf(code) { return code === "JK" ? 99 : RANKS.indexOf(code.charAt(0)); }
   function suitOf(code) { return code === "JK" ? "Z" : code.charAt(1); }
@@ -262,7 +267,7 @@
       down.textContent = "";
       down.hidden = !(canPlay && !isDown);
       if (!down.hidden) {
-        down.appendChild(el("h3", {text: _("Go down: %(contract)s", {contract: view.contract})}));
+        down.appendChild(el("h3", {text: _("Go down: %(contract)s", {contract: contractName(view.contract)})}));
         boxes.forEach(function (b, k) {
           var node = el("div", {cls: "tk-box " + b.kind, "data-box": String(k),
                                 "aria-label": b.kind === "set" ? _("set %(n)s", {n: k + 1}) : _("run %(n)s", {n: k + 1})},
@@ -332,11 +337,11 @@
       });
       var box = el("section", {cls: "tk-handover", "aria-label": _("hand %(n)s result", {n: last.hand})}, [
         el("h3", {text: last.winner === null
-          ? _("Hand %(n)s (%(contract)s) is over: nobody went out", {n: last.hand, contract: last.contract})
-          : _("Hand %(n)s (%(contract)s) is over: %(name)s went out", {n: last.hand, contract: last.contract, name: config.names[last.winner]})}),
+          ? _("Hand %(n)s (%(contract)s) is over: nobody went out", {n: last.hand, contract: contractName(last.contract)})
+          : _("Hand %(n)s (%(contract)s) is over: %(name)s went out", {n: last.hand, contract: contractName(last.contract), name: config.names[last.winner]})}),
         el("table", {cls: "sheet"}, [el("thead", {}, [el("tr", {}, [el("th", {text: _("Player")}), el("th", {text: _("Cards left")}),
           el("th", {text: _("Points")}), el("th", {text: _("Total")})])]), el("tbody", {}, rows)]),
-        el("button", {type: "button", cls: "tk-next-hand", text: _("Next hand: %(contract)s", {contract: view.contract})})]);
+        el("button", {type: "button", cls: "tk-next-hand", text: _("Next hand: %(contract)s", {contract: contractName(view.contract)})})]);
       box.querySelector(".tk-next-hand").addEventListener("click", function () {
         window.sessionStorage.setItem(summaryKey, "seen");
         box.remove();
@@ -345,7 +350,7 @@
     }
 
     freshBoxes();
-    var lead = [el("span", {cls: "tk-contract", text: _("Hand %(n)s of 7: %(contract)s", {n: view.hand, contract: view.contract})}),
+    var lead = [el("span", {cls: "tk-contract", text: _("Hand %(n)s of 7: %(contract)s", {n: view.hand, contract: contractName(view.contract)})}),
                 el("span", {cls: "tk-stock-count", text: _("Stock: %(n)s", {n: view.stock_count})})];
     root.appendChild(el("div", {cls: "tk-bar"}, [
       el("button", {type: "button", cls: "tk-buy", text: _("Buy"), hidden: true}),

@@ -145,7 +145,8 @@
               else window.location.replace(window.location.pathname);
               return;
             }
-            onRefused(named(res.body.detail || "refused", config.names), res.body.error || "");
+            // "message": the refusal in the page's language, from the rule code (games/refusals.py)
+            onRefused(named(res.body.message || res.body.detail || "refused", config.names), res.body.error || "");
             if (res.status === 409 && res.body.error === "stale-version") {
               var box = root.querySelector(".tk-say");
               var said = box ? box.textContent : res.body.detail || "";
