@@ -82,13 +82,20 @@ def _summed(games) -> tuple[dict[int, PlayerAnalysis], int]:
     return out, pending
 
 
-def tournament_analysis(tournament: Tournament) -> dict:
+def tournament_analysis(tournament: Tournament, released_only: bool = False) -> dict:
     """``{"players": [PlayerAnalysis], "sharpest": [...], "games_pending"}``
     over the tournament's finished stream games: ``players`` by name,
     ``sharpest`` the best ten by accuracy (then fewer misses, fewer
-    inaccuracies, name), players with at least one judged turn."""
+    inaccuracies, name), players with at least one judged turn.
+
+    :param released_only: only the games of rounds whose results the
+        organiser has released (what the public pages show): an analysis
+        tells who played well, which is a result.
+    """
     games = TableGame.objects.filter(stream__isnull=False, stream__status=Game.Status.FINISHED,
                                      table__round__tournament=tournament)
+    if released_only:
+        games = games.filter(table__round__results_released=True)
     summed, pending = _summed(_Row(*g, tournament.pk) for g in games.values_list("id", "table_id", "stream_id"))
     players = sorted(summed.values(), key=lambda p: p.name)
     sharpest = sorted((p for p in players if p.turns),
@@ -96,13 +103,15 @@ def tournament_analysis(tournament: Tournament) -> dict:
     return {"players": players, "sharpest": sharpest, "games_pending": pending}
 
 
-def player_analysis(player: Player) -> PlayerAnalysis | None:
+def player_analysis(player: Player, released_only: bool = False) -> PlayerAnalysis | None:
     """The player's figures summed over every analysed game of every
-    tournament they played, or ``None`` when none is analysed."""
+    tournament they played, or ``None`` when none is analysed
+    (``released_only``: of the rounds whose results are released)."""
     tables = Seat.objects.filter(entry__player=player).values_list("table_id", flat=True)
-    games = list(TableGame.objects.filter(stream__isnull=False, stream__status=Game.Status.FINISHED,
-                                          table_id__in=tables)
-                 .values_list("id", "table_id", "stream_id", "table__round__tournament_id"))
+    games = TableGame.objects.filter(stream__isnull=False, stream__status=Game.Status.FINISHED, table_id__in=tables)
+    if released_only:
+        games = games.filter(table__round__results_released=True)
+    games = list(games.values_list("id", "table_id", "stream_id", "table__round__tournament_id"))
     rows = [_Row(*g) for g in games]
     summed, _ = _summed(rows)
     return summed.get(player.pk)

@@ -136,7 +136,7 @@ def tournament_standings(request, slug):
     standings = selectors.tournament_standings(
         tournament, rounds=[chosen] if chosen else None, released_only=public)
     series = selectors.tournament_places_series(tournament, released_only=public)
-    review = analysis.tournament_analysis(tournament)
+    review = analysis.tournament_analysis(tournament, released_only=public)
     ranked, unranked = _split(_rows(standings, selectors.player_ratings(tournament.family),
                                     selectors.tournament_entry_marks(tournament)))
     return render(request, "league/tournament.html", {
@@ -292,7 +292,7 @@ def player_detail(request, pk):
     return render(request, "league/player.html", {
         "player": player, "history": history,
         "summaries": selectors.player_summaries(player, history),
-        "mine": analysis.player_analysis(player),
+        "mine": analysis.player_analysis(player, released_only=not _organiser(request)),
     })
 
 

@@ -57,3 +57,32 @@ def test_every_finished_tournament_game_is_analysed_and_summed_per_player(played
     first = TableGame.objects.filter(table__round__tournament=played).first()
     GameAnalysisRow.objects.filter(game_id=first.stream_id).delete()
     assert analysis.tournament_analysis(played)["games_pending"] == 1
+
+
+def test_a_withheld_rounds_analyses_stay_off_the_public_pages(played, client, django_user_model):
+    """An analysis says who played well, which is a result: while a round's
+    results are withheld its games are left out of the public figures (the
+    sharpest players, a player's page); the organiser sees them all."""
+    everything = analysis.tournament_analysis(played)
+    played.round_set.update(results_released=False)
+    assert analysis.tournament_analysis(played, released_only=True)["players"] == []
+    html = client.get(reverse("league:tournament", args=[played.slug])).content.decode()
+    assert 'id="sharpest"' not in html
+    top = everything["sharpest"][0]
+    page = client.get(reverse("league:player", args=[top.player_id])).content.decode()
+    assert 'id="analysis-figures"' not in page
+
+    official = django_user_model.objects.create_user("desk", password="pw", is_staff=True)
+    client.force_login(official)
+    assert 'id="sharpest"' in client.get(reverse("league:tournament", args=[played.slug])).content.decode()
+    assert 'id="analysis-figures"' in client.get(reverse("league:player", args=[top.player_id])).content.decode()
+    client.logout()
+
+    # one round released: the public figures are that round's games only
+    first = played.round_set.get(number=1)
+    first.results_released = True
+    first.save(update_fields=["results_released"])
+    public = analysis.tournament_analysis(played, released_only=True)
+    games = {p.player_id: p.games for p in public["players"]}
+    assert games and all(n < next(p.games for p in everything["players"] if p.player_id == pk)
+                         for pk, n in games.items())
