@@ -39,6 +39,7 @@ from django.db import transaction
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
+from .csv_cells import csv_cell, plain
 from .models import Club, Player
 
 COLUMNS = ("name", "club", "membership", "rating", "email")
@@ -125,7 +126,7 @@ def parse(text: str) -> list[Row]:
             continue
         if len(rows) >= MAX_ROWS:
             raise CsvError(_("more than %(n)s players in one file: split it") % {"n": MAX_ROWS})
-        data = {h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header) if h}
+        data = {h: (plain(cells[i].strip()) if i < len(cells) else "") for i, h in enumerate(header) if h}
         row = Row(line=number, name=" ".join(data.get("name", "").split()), club=data.get("club", ""),
                   membership=data.get("membership", ""), email=data.get("email", ""))
         problems = []
@@ -253,11 +254,13 @@ def apply(rows: list[Row], *, take_doubtful: set[int] = frozenset()) -> dict:
 
 
 def export(players) -> str:
-    """The players in the import's columns."""
+    """The players in the import's columns, every text cell safe to open in
+    a spreadsheet (:func:`league.csv_cells.csv_cell`; the import reads it
+    back unchanged)."""
     buf = io.StringIO()
     writer = csv.writer(buf)
     writer.writerow(COLUMNS)
     for p in players:
-        writer.writerow([p.name, p.club.name if p.club else "", p.membership,
-                         "" if p.rating is None else p.rating, p.email])
+        writer.writerow([csv_cell(c) for c in (p.name, p.club.name if p.club else "", p.membership,
+                                               "" if p.rating is None else p.rating, p.email)])
     return buf.getvalue()

@@ -6,7 +6,6 @@ and, for staff, the check-in desk, which writes through :mod:`league.services`."
 from __future__ import annotations
 
 import csv
-import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -23,6 +22,7 @@ from django.utils.translation import gettext as _
 from . import analysis, selectors
 from . import table_entry as entries
 from .charts import places_chart
+from .csv_cells import csv_cell
 from .models import Club, League, Player, Round, Tournament
 from .standings import METRICS
 
@@ -336,24 +336,6 @@ def ratings(request):
 
 
 # --- CSV --------------------------------------------------------------------------
-
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-_NUMBER = re.compile(r"[+-]?\d+(\.\d+)?")
-
-
-def csv_cell(value):
-    """A cell a spreadsheet never reads as a formula (OWASP's CSV injection
-    advice): text starting with ``=``, ``+``, ``-``, ``@``, a tab or a
-    carriage return is written after an apostrophe, so a player named
-    ``=HYPERLINK(...)`` stays a name. Numbers, negative ones included, stay
-    numbers."""
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return value
-    text = str(value)
-    if text.startswith(_FORMULA_START) and not _NUMBER.fullmatch(text):
-        return "'" + text
-    return text
-
 
 def _writer(response):
     """A CSV writer whose every cell goes through :func:`csv_cell`."""

@@ -157,3 +157,20 @@ def test_a_near_name_is_doubtful_in_the_same_club_elsewhere_and_within_the_file(
     official.post("/players/import/", {"csv": text, "action": "import", "take": ["5"]})
     assert sorted(Player.objects.filter(club=club).values_list("name", flat=True)) == [
         "Anneke de Vries", "Greta Hoekstr", "Greta Hoekstra"]
+
+
+def test_the_export_never_writes_a_formula_and_reads_back_unchanged(official):
+    """OWASP's CSV injection advice: a name or membership such as
+    ``=HYPERLINK(...)`` goes out after an apostrophe, and the import takes
+    the apostrophe off again, so the exported list matches itself."""
+    club = Club.objects.create(name="@Club", slug="at-club")
+    Player.objects.create(name='=HYPERLINK("http://x.invalid","Ada")', club=club, membership="+1-2", rating=-5)
+    Player.objects.create(name="-Bob", club=club, membership="-7")
+    out = official.get("/players.csv").content.decode()
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {r["name"] for r in rows} == {'\'=HYPERLINK("http://x.invalid","Ada")', "'-Bob"}
+    assert {r["club"] for r in rows} == {"'@Club"}
+    assert {r["membership"] for r in rows} == {"'+1-2", "-7"}                  # a number stays a number
+    assert {r["rating"] for r in rows} == {"-5", ""}
+    again = official.post("/players/import/", {"csv": out, "action": "preview"}).content.decode()
+    assert 'id="counts">0 new · 2 matched · 0 doubtful' in again                   # every row matches itself
