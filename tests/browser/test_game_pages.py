@@ -4,7 +4,6 @@ a move played from a seat page, in Debian's chromium driven by Playwright."""
 from __future__ import annotations
 
 import os
-import shutil
 
 import pytest
 
@@ -12,32 +11,12 @@ from engine.rummikub.ai.random_player import RandomPlayer
 from games import services
 from games.models import Game
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 # screenshots of the pages go to docs/screens/ (the README shows them), or to
 # TABLEKEEPER_SCREENSHOTS; set it empty to save none
 SHOTS = os.environ.get("TABLEKEEPER_SCREENSHOTS",
                        os.path.join(os.path.dirname(__file__), "..", "..", "docs", "screens"))
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    if not shutil.which(CHROMIUM):
-        pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
-    # Playwright's sync API runs an event loop in this thread; the test's own
-    # database calls happen before and after it, never inside a page action.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 def shot(page, name):

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -15,28 +14,8 @@ from playwright.sync_api import expect
 
 from league.models import Tournament
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def browser(monkeypatch):
-    if not shutil.which(CHROMIUM):
-        pytest.fail(f"Debian's chromium is needed at {CHROMIUM} (apt-get install chromium)")
-    # Playwright's sync API runs an event loop in this thread; the test's own
-    # database calls happen before and after it, never inside a page action.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield chromium
-        finally:
-            chromium.close()
 
 
 @pytest.fixture
