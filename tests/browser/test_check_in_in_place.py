@@ -10,6 +10,8 @@ import pytest
 from league import services
 from league.models import Club, Entry, Player, Tournament
 
+from .staff import DESK, sign_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PHONE = {"width": 390, "height": 844}
@@ -17,21 +19,13 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def desk_night(django_user_model):
-    django_user_model.objects.create_superuser("desk", "desk@example.invalid", "a-long-pass")
+    django_user_model.objects.create_superuser(*DESK)
     club = Club.objects.create(name="Big Club", slug="big")
     t = Tournament.objects.create(name="Big night", slug="big-night", club=club, rounds=2, table_size=4)
     for k in range(1, 41):
         name = f"Player {k:02}" if k % 10 else f"Zeynep {k:02}"
         services.tournament_enter(tournament=t, player=Player.objects.create(name=name, club=club))
     return t
-
-
-def sign_in(page, base):
-    page.goto(f"{base}/admin/login/?next=/admin/")
-    page.fill("#id_username", "desk")
-    page.fill("#id_password", "a-long-pass")
-    page.click("input[type=submit]")
-    page.wait_for_url(f"{base}/admin/")
 
 
 def test_a_tap_checks_in_without_leaving_the_page(asgi_live_server, browser, desk_night):

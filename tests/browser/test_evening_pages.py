@@ -11,6 +11,8 @@ import pytest
 from league import services
 from league.models import Club, Entry, Player, Tournament
 
+from .staff import DESK, sign_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 NAMES = ["Ada", "Boris", "Chen", "Dora", "Emil", "Fatma", "Göran", "Hana"]
@@ -18,20 +20,12 @@ NAMES = ["Ada", "Boris", "Chen", "Dora", "Emil", "Fatma", "Göran", "Hana"]
 
 @pytest.fixture
 def evening(django_user_model):
-    django_user_model.objects.create_superuser("desk", "desk@example.invalid", "a-long-pass")
+    django_user_model.objects.create_superuser(*DESK)
     club = Club.objects.create(name="Arad Rummy Club", slug="arad")
     t = Tournament.objects.create(name="Tuesday Rummikub", slug="tuesday", club=club, rounds=2, table_size=4)
     for name in NAMES:
         services.tournament_enter(tournament=t, player=Player.objects.create(name=name, club=club))
     return t
-
-
-def sign_in(page, base):
-    page.goto(f"{base}/admin/login/?next=/admin/")
-    page.fill("#id_username", "desk")
-    page.fill("#id_password", "a-long-pass")
-    page.click("input[type=submit]")
-    page.wait_for_url(f"{base}/admin/")
 
 
 def test_check_in_on_a_phone_then_paper_and_projector(asgi_live_server, browser, screenshot, evening):

@@ -15,6 +15,8 @@ import pytest
 from league import services
 from league.models import Club, Player, Table, Tournament
 
+from .staff import DESK, sign_in
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 LONG = ("Wolfeschlegelsteinhausenbergerdorff" * 4 + "X" * 120)[:120]
@@ -23,21 +25,13 @@ PHONE = {"width": 390, "height": 844}
 
 @pytest.fixture
 def night(django_user_model):
-    django_user_model.objects.create_superuser("desk", "desk@example.invalid", "a-long-pass")
+    django_user_model.objects.create_superuser(*DESK)
     club = Club.objects.create(name="Long Names Club", slug="long")
     t = Tournament.objects.create(name="Long names night", slug="long-night", club=club, rounds=2, table_size=4)
     for name in [LONG, "Ada", "Boris", "Chen", "Dora", "Emil", "Fatma"]:
         services.tournament_enter(tournament=t, player=Player.objects.create(name=name, club=club),
                                   checked_in=True)
     return t
-
-
-def sign_in(page, base):
-    page.goto(f"{base}/admin/login/?next=/admin/")
-    page.fill("#id_username", "desk")
-    page.fill("#id_password", "a-long-pass")
-    page.click("input[type=submit]")
-    page.wait_for_url(f"{base}/admin/")
 
 
 def overflow(page) -> int:
@@ -101,7 +95,7 @@ def test_the_browsers_print_of_a_match_sheet_keeps_all_four_seats(asgi_live_serv
 
     family = next(f for f in families() if f.sheet.kind == "lines")
     cls = max(family.variants(), key=lambda c: c.max_players)
-    django_user_model.objects.create_superuser("desk", "desk@example.invalid", "a-long-pass")
+    django_user_model.objects.create_superuser(*DESK)
     club = Club.objects.create(name="Paper club", slug="paper")
     t = Tournament.objects.create(name="Match night", slug="match-night", club=club, family=family.name,
                                   variant=cls.variant, table_size=cls.max_players, rounds=1)
