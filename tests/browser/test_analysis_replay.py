@@ -8,7 +8,7 @@ import pytest
 
 from games.analysis import analysis_page
 
-from .test_game_pages import browser, finished_game, shot  # noqa: F401 (the fixture)
+from .test_game_pages import finished_game, shot
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

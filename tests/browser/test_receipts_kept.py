@@ -12,8 +12,6 @@ import pytest
 from games import services
 from games.models import Event
 
-from .test_game_pages import browser  # noqa: F401 (the fixture)
-
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
