@@ -17,6 +17,8 @@ from engine.american.deal import TILES
 from engine.tiles import format_tile, parse_tile
 from games import services
 
+from .table import drag_into, tile
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 WINNER = "R1 R2 R3 R4 K7 R7 B7 O9 O10 O11 B4 B5 B6 K13"
@@ -33,30 +35,6 @@ def typed_deal(pool_top: str, international: bool = False, hands=(WINNER, OTHER)
     if not international:
         deal["trump"] = trump
     return deal
-
-
-def tile(page, code, where=".tk-rack"):
-    return page.locator(f'{where} button.tk-tile[data-code="{code}"]').first
-
-
-def drag_into(page, code, target, meld):
-    """Drag a rack tile to ``target`` and wait until it stands in meld
-    ``meld`` (a drag whose drop met a redraw, on a loaded machine, is made
-    again: the check of the last move may redraw the table mid-drag)."""
-    landed = f'.tk-meld[data-meld="{meld}"] [data-code="{code}"]'
-    for _ in range(3):
-        # the last change's check has come back: its answer redraws the table
-        page.wait_for_function("document.querySelector('#table-app').dataset.checking !== '1'", timeout=15000)
-        if page.locator(f'.tk-rack [data-code="{code}"]').count():
-            tile(page, code).drag_to(page.locator(target).first)
-        try:
-            page.wait_for_selector(landed, timeout=4000)
-            return
-        except Exception:  # noqa: BLE001 - tried again below
-            continue
-    melds = page.locator(".tk-meld").evaluate_all(
-        "els => els.map(e => Array.from(e.querySelectorAll('[data-code]')).map(t => t.dataset.code).join(' '))")
-    raise AssertionError(f"{code} never reached meld {meld}: melds {melds}")
 
 
 def test_two_browsers_play_an_american_game_to_a_win(seat_pages, screenshot):

@@ -13,6 +13,8 @@ from engine.registry import find_variant
 from games import services
 from games.models import Event, Game
 
+from .table import drag_into, tile
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 ANN = "R10 R11 R12 K9".split()   # seat 0, moves first
@@ -40,10 +42,6 @@ def open_seat(browser, base, game, token, **context):
     page.wait_for_url(f"{base}/games/{game.pk}/play/")
     page.wait_for_selector('#live[data-state="open"]', timeout=10000)
     return page
-
-
-def tile(page, code, where=".tk-rack"):
-    return page.locator(f'{where} button.tk-tile[data-code="{code}"]').first
 
 
 def wait_version(page, version):
@@ -79,9 +77,9 @@ def test_two_browsers_play_a_whole_game_by_drag_and_tap(asgi_live_server, browse
     assert ben.locator(".tk-end").is_disabled() and ben.locator(".tk-draw").is_disabled()  # not Ben's turn
 
     # turn 1, Ann: drag three tiles to a new meld, then onto it
-    tile(ann, "R10").drag_to(ann.locator(".tk-new-meld"))
-    tile(ann, "R11").drag_to(ann.locator('.tk-meld[data-meld="0"]'))
-    tile(ann, "R12").drag_to(ann.locator('.tk-meld[data-meld="0"]'))
+    drag_into(ann, "R10", ".tk-new-meld", 0)
+    drag_into(ann, "R11", '.tk-meld[data-meld="0"]', 0)
+    drag_into(ann, "R12", '.tk-meld[data-meld="0"]', 0)
     ready(ann)
     assert "33" in ann.locator(".tk-laid").inner_text()
     ann.click(".tk-end")
