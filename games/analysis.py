@@ -7,9 +7,15 @@
   that made it and the stream head it was made from. Running it again
   gives the same row (the analysis is deterministic).
 - :func:`analysis_of` (selector): the stored analysis, built on first
-  asking and again when the stream or the engine moved on.
+  asking and again when the stream or the engine moved on (the command
+  line and the tests; the web asks :func:`analysis_requested`).
+- :func:`analysis_requested` (service): the stored analysis, or ``None``
+  after queueing it for a worker. With workers, a page or an API request
+  never runs the solver itself (a 4-player game takes up to a second or
+  more of it); embedded, the process is its own worker and makes it.
 - :func:`analysis_page` (selector): what the pages draw of it: each move
-  event's mark, the mistakes, the summary per seat with names, the chart.
+  event's mark, the mistakes, the summary per seat with names, the chart;
+  ``{"pending": True}`` while a worker makes it.
 
 An analysis names every rack's tiles, so nothing of it exists, or is shown,
 before the game ends, to anyone, staff included: every function here
@@ -23,7 +29,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from datetime import timedelta
+
 from django.db import transaction
+from django.utils import timezone
 
 from . import eventstore as es
 from . import outbox
@@ -31,6 +40,9 @@ from .errors import GameServiceError
 from .models import Event, Game, GameAnalysisRow
 
 TASK = "games.analyse"
+# a missing analysis asked for by a page is queued at most once in this
+# many seconds a game (a task that failed is asked for again after it)
+REQUEST_EVERY = 300
 log = logging.getLogger(__name__)
 
 
@@ -125,10 +137,53 @@ def analysis_of(game: Game, *, build: bool = True):
     return GameAnalysis.from_dict(row.data)
 
 
-def analysis_dict(game: Game) -> dict[str, Any]:
+def _has_analyser(game: Game) -> bool:
+    from engine.registry import analyser_for
+
+    try:
+        analyser_for(game.variant)
+    except Exception:  # noqa: BLE001 - an unknown variant or a family without analysis
+        return False
+    return True
+
+
+def analysis_requested(game: Game):
+    """The stored analysis of finished ``game`` (an engine ``GameAnalysis``)
+    if it is current, else ``None`` after queueing its making for a worker
+    (through the outbox, at most once in :data:`REQUEST_EVERY` seconds a
+    game; the task a game's end queued counts). Where tasks run in this
+    process (the embedded default, no broker) this process is the worker:
+    the analysis is made now and returned.
+
+    :raises AnalysisNotReady: the game is not over.
+    :raises NoAnalysis: the variant has no analyser, or (made here) the
+        stream does not analyse.
+    """
+    _need_over(game)
+    found = analysis_of(game, build=False)
+    if found is not None:
+        return found
+    if outbox.tasks_run_here():
+        return analysis_of(game)
+    if not _has_analyser(game):
+        raise NoAnalysis(f"the {game.variant} engine has no post-game analysis")
+    from .models import OutboxMessage
+
+    recent = OutboxMessage.objects.filter(topic=TASK, game=game,
+                                          created_at__gte=timezone.now() - timedelta(seconds=REQUEST_EVERY))
+    if not recent.exists():
+        with transaction.atomic():
+            outbox.enqueue(TASK, [game.pk], game=game, event_version=game.version)
+    return None
+
+
+def analysis_dict(game: Game) -> dict[str, Any] | None:
     """The API's answer: the analysis as JSON with the stream head it was
-    made from. :raises AnalysisNotReady, NoAnalysis: as :func:`analysis_of`."""
-    a = analysis_of(game)
+    made from; ``None`` while a worker makes it (:func:`analysis_requested`).
+    :raises AnalysisNotReady, NoAnalysis: as :func:`analysis_requested`."""
+    a = analysis_requested(game)
+    if a is None:
+        return None
     row = GameAnalysisRow.objects.get(game=game)
     return {"game": game.pk, "head": {"version": row.head_version, "hash": row.head_hash}, **a.to_dict()}
 
@@ -141,7 +196,8 @@ def move_versions(game: Game) -> list[int]:
 
 def analysis_page(game: Game, names: dict[int, str]) -> dict[str, Any] | None:
     """What the game page shows of a finished game's analysis, or ``None``
-    where there is none (no analyser, a stream that does not analyse).
+    where there is none (no analyser, a stream that does not analyse), or
+    ``{"pending": True}`` while a worker makes it (:func:`analysis_requested`).
 
     ``{"marks": {version: turn}, "turns": [...], "mistakes": [versions],
     "summary": [...], "chart": svg, "series_kind"}``: every event of a
@@ -153,9 +209,11 @@ def analysis_page(game: Game, names: dict[int, str]) -> dict[str, Any] | None:
     from .analysis_chart import series_chart
 
     try:
-        a = analysis_of(game)
+        a = analysis_requested(game)
     except NoAnalysis:
         return None
+    if a is None:
+        return {"pending": True, "marks": {}, "mistakes": []}
     versions = move_versions(game)
     turns, marks = [], {}
     for t in a.turns:

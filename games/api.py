@@ -337,12 +337,19 @@ class GameAnalysisView(APIView):
     @extend_schema(responses={(200, "application/json"): dict, **ERRORS},
                    summary="The post-game analysis of a finished game (every turn judged)",
                    description="409 while the game is in progress, for everyone (staff included): the "
-                               "analysis names every rack. 404: no such game, or its variant has no analysis.")
+                               "analysis names every rack. 404: no such game, or its variant has no analysis. "
+                               "202 with Retry-After while a worker makes it (it is queued by this request "
+                               "if it was not yet).")
     def get(self, request, game_id: int):
         from .analysis import analysis_dict
 
         game = get_object_or_404(Game.objects.defer("state"), pk=game_id)
-        return Response(analysis_dict(game))
+        found = analysis_dict(game)
+        if found is None:
+            return Response({"status": "pending", "detail": f"the analysis of game {game.pk} is being made; "
+                                                            f"ask again shortly"},
+                            status=202, headers={"Retry-After": "5"})
+        return Response(found)
 
 
 class GameAudit(APIView):

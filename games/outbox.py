@@ -146,6 +146,12 @@ def _celery():
     return current_app
 
 
+def tasks_run_here() -> bool:
+    """Whether tasks run in this process (Celery's eager mode, the embedded
+    default with no broker): then this process is the worker."""
+    return bool(_celery().conf.task_always_eager)
+
+
 def drain(limit: int = 1000) -> DrainReport:
     """Send pending outbox rows, oldest first; mark each sent.
 

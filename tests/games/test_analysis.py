@@ -196,3 +196,57 @@ def test_each_judged_turn_points_at_the_events_of_its_moves(make, monkeypatch):
     for t, item in zip(a.turns, review["turns"]):
         assert item["first"] == versions[t.turn - 1] and item["mark"] == t.mark
     assert len(review["summary"]) == game.players
+
+
+def test_a_page_or_the_api_queues_a_missing_analysis_once_and_never_makes_it_itself(client, api, finished,
+                                                                                   monkeypatch):
+    """The analysis takes up to a second or more of solver time: where
+    workers run the tasks a web request never runs it. A finished game whose analysis is missing says so
+    on its page and answers 202 on the API, with the task queued once for a
+    worker; once the worker has run, both show it."""
+    GameAnalysisRow.objects.all().delete()
+    OutboxMessage.objects.filter(topic=analysis.TASK).delete()
+
+    def never(**kwargs):
+        raise AssertionError("a web request made the analysis itself")
+
+    with monkeypatch.context() as m:
+        m.setattr(outbox, "tasks_run_here", lambda: False)       # a deployment with workers
+        m.setattr(outbox, "broker_paused", lambda: True)         # that have not run it yet
+        m.setattr(analysis, "analysis_build", never)
+        html = client.get(f"/games/{finished.pk}/").content.decode()
+        assert 'id="analysis-pending"' in html and 'id="analysis"' not in html and "data-mark=" not in html
+        answer = api.get(f"/api/games/{finished.pk}/analysis/")
+        assert answer.status_code == 202 and answer["Retry-After"] == "5"
+        assert answer.json()["status"] == "pending" and "being made" in answer.json()["detail"]
+        client.get(f"/games/{finished.pk}/")
+        queued = OutboxMessage.objects.filter(topic=analysis.TASK, game=finished)
+        assert [(q.status, q.args) for q in queued] == [("pending", [finished.pk])]     # once, not three times
+    assert not outbox.drain().errors                              # the worker (in process here)
+    html = client.get(f"/games/{finished.pk}/").content.decode()
+    assert 'id="analysis"' in html and 'id="analysis-pending"' not in html
+    assert api.get(f"/api/games/{finished.pk}/analysis/").status_code == 200
+
+
+def test_the_move_list_is_well_formed(client, finished):
+    """Each move is one ``<li>`` holding its link, and the list's box is
+    closed before the analysis summary (a stray ``</div>`` inside the
+    ``<li>`` tag once showed a ">" before every move)."""
+    from html.parser import HTMLParser
+
+    class Items(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.items, self.depth, self.box_closed_at = [], 0, None
+
+        def handle_starttag(self, tag, attrs):
+            if tag == "li":
+                self.items.append(dict(attrs))
+
+    html = client.get(f"/games/{finished.pk}/").content.decode()
+    parser = Items()
+    parser.feed(html)
+    moves = [a for a in parser.items if "data-mark" in a]
+    assert moves and all(set(a) <= {"data-mark", "class"} for a in moves)
+    box = html[html.index('<div id="moves-box">'):]
+    assert "</div>>" not in html and box.index("</ul>") < box.index("</div>") < box.index('id="analysis-summary"')
