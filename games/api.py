@@ -334,7 +334,7 @@ class GameRecord(APIView):
 
 
 class GameAnalysisView(APIView):
-    @extend_schema(responses={(200, "application/json"): dict, **ERRORS},
+    @extend_schema(responses={(200, "application/json"): dict, (202, "application/json"): dict, **ERRORS},
                    summary="The post-game analysis of a finished game (every turn judged)",
                    description="409 while the game is in progress, for everyone (staff included): the "
                                "analysis names every rack. 404: no such game, or its variant has no analysis. "
