@@ -83,6 +83,11 @@ class Reason:
         return cls(d["code"], d["text"], d.get("mark", "inaccuracy"))
 
 
+def tiles(n: int) -> str:
+    """``1 tile``, ``3 tiles``: a count of tiles in a reason's words."""
+    return f"{n} tile" if n == 1 else f"{n} tiles"
+
+
 def miss(code: str, text: str) -> Reason:
     return Reason(code, text, "miss")
 

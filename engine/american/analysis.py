@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..analysis import (GameAnalysis, SeriesBuilder, engine_version, inaccuracy, judged,
+from ..analysis import (GameAnalysis, SeriesBuilder, engine_version, inaccuracy, judged, tiles,
                         load_game, miss, need_over, parse_checked, push_checked)
 from ..melds import meld_tiles, meld_value
 from ..errors import IllegalMoveError
@@ -148,13 +148,13 @@ def _judge(game, t: _Turn) -> tuple:
             reasons.append(miss("could-go-out", f"could have gone out: every tile but one "
                                                 f"could be laid ({' ; '.join(map(str, moves))})"))
         elif laid and not t.made and not t.melded_before:
-            reasons.append(miss("could-open", f"could have made the initial meld with {laid} "
-                                              f"tiles ({moves[0]})"))
+            reasons.append(miss("could-open", f"could have made the initial meld with "
+                                              f"{tiles(laid)} ({moves[0]})"))
         elif laid and not t.made:
-            reasons.append(inaccuracy("laid-nothing", f"laid nothing while {laid} tiles could "
+            reasons.append(inaccuracy("laid-nothing", f"laid nothing while {tiles(laid)} could "
                                                       f"be laid ({moves[0]})"))
         elif t.made < laid:
-            reasons.append(inaccuracy("fewer-tiles", f"laid {t.made} tiles where {laid} could "
+            reasons.append(inaccuracy("fewer-tiles", f"laid {tiles(t.made)} where {laid} could "
                                                      f"be laid ({moves[0]})"))
         if best is None and moves and reasons:
             best = " ; ".join(map(str, moves))

@@ -24,7 +24,7 @@ player placed more than the solver found, the play made is the best.
 
 from __future__ import annotations
 
-from ..analysis import (GameAnalysis, SeriesBuilder, engine_version, inaccuracy, judged,
+from ..analysis import (GameAnalysis, SeriesBuilder, engine_version, inaccuracy, judged, tiles,
                         load_game, miss, need_over, parse_checked, push_checked, solver_version)
 from ..melds import meld_tiles
 from ..tiles import face_value, tiles_of
@@ -94,20 +94,20 @@ def judge_move(game, turn: int, move):
     if gap:
         left_n, left_v = best_n - made_n, best_v - made_v
         if best_n == len(rack):
-            reasons.append(miss("could-go-out", f"could have gone out: all {best_n} tiles of the "
+            reasons.append(miss("could-go-out", f"could have gone out: all {tiles(best_n)} of the "
                                                 f"rack fitted ({best_move})"))
         elif not opened and made_n == 0:
-            reasons.append(miss("could-open", f"could have opened with {best_n} tiles worth "
+            reasons.append(miss("could-open", f"could have opened with {tiles(best_n)} worth "
                                               f"{best_v} (the initial meld needs "
                                               f"{game.rules.initial_meld}) but {_did(move)}"))
         elif made_n == 0:
             reasons.append(inaccuracy("drew-while-play-existed",
-                                      f"{_did(move)} while a play of {best_n} tiles existed"))
+                                      f"{_did(move)} while a play of {tiles(best_n)} existed"))
         elif left_n > 0:
-            reasons.append(inaccuracy("fewer-tiles", f"placed {made_n} tiles where {best_n} fitted: "
-                                                     f"{left_n} tiles worth {left_v} left behind"))
+            reasons.append(inaccuracy("fewer-tiles", f"placed {tiles(made_n)} where {best_n} fitted: "
+                                                     f"{tiles(left_n)} worth {left_v} left behind"))
         else:
-            reasons.append(inaccuracy("less-value", f"placed {made_n} tiles worth {made_v} where "
+            reasons.append(inaccuracy("less-value", f"placed {tiles(made_n)} worth {made_v} where "
                                                     f"{best_n} worth {best_v} fitted"))
     figures = {"tiles_before": len(rack), "placed_value": made_v, "best_tiles": best_n,
                "best_value": best_v, "left_behind": best_n - made_n,
