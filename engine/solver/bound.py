@@ -31,12 +31,26 @@ from __future__ import annotations
 import threading
 from itertools import combinations
 
-try:  # SciPy's HiGHS binding (the model kept between calls: ~1 ms a solve)
-    import numpy as np
-    from scipy.optimize._highspy import _core as _hc
-except Exception:  # noqa: BLE001 - any failure: no bound, same answers
-    np = None
-    _hc = None
+from typing import Any
+
+# numpy and SciPy's HiGHS binding, imported on first use (importing SciPy
+# costs a process a fifth of a second; most never need the bound)
+np: Any = None
+_hc: Any = None
+_LOADED = False
+
+
+def _load() -> bool:
+    global np, _hc, _LOADED
+    if not _LOADED:
+        _LOADED = True
+        try:
+            import numpy
+            from scipy.optimize._highspy import _core
+        except Exception:  # noqa: BLE001 - any failure: no bound, same answers
+            return False
+        np, _hc = numpy, _core
+    return _hc is not None
 
 BIG = 1 << 16  # as dp.BIG
 JOKER_VALUE = 30
@@ -51,11 +65,13 @@ NS = len(SHAPES)
 # columns: shapes, then played y_t (52), jokers standing in z_t (52), jokers played
 NV = NS + 105
 ROWS = 53  # a row per numbered tile, then the jokers
+# face values (the joker's last)
+FACE_VALUES = [float(t % 13 + 1) for t in range(52)] + [float(JOKER_VALUE)]
 
 
 def available() -> bool:
     """Whether the bound can be computed here (SciPy's HiGHS is importable)."""
-    return _hc is not None
+    return _load()
 
 
 class _Model:
@@ -102,21 +118,27 @@ class _Model:
         self.cols = np.arange(NV, dtype=np.int32)
         self.lower = np.zeros(NV)
         self.row_b = [0.0] * ROWS
+        self.cost = np.zeros(NV)
+        self.face = np.array(FACE_VALUES)
+        self.upper = np.zeros(NV)
+        # each shape's tiles, padded to five with the index past the tiles
+        self.shape_idx = np.array([list(sh) + [52] * (5 - len(sh)) for sh in SHAPES])
 
     def bound(self, table: list[int], rack: list[int], jt: int, jr: int,
               weights: list[int] | None) -> float | None:
         h = self.h
         jokers = jt + jr
-        cost = np.zeros(NV)
-        upper = np.zeros(NV)
-        avail = [table[t] + rack[t] + jokers for t in range(52)]
-        for m, shape in enumerate(SHAPES):
-            upper[m] = min(avail[t] for t in shape)
-        for t in range(52):
-            cost[NS + t] = BIG + (t % 13 + 1 if weights is None else weights[t])
-            upper[NS + t] = rack[t]
-            upper[NS + 52 + t] = jokers
-        cost[NS + 104] = BIG + (JOKER_VALUE if weights is None else weights[52])
+        t_np = np.array(table[:52], dtype=float)
+        r_np = np.array(rack[:52], dtype=float)
+        avail = np.append(t_np + r_np + jokers, np.inf)  # the last: a shape's padding
+        value = self.face if weights is None else np.array(weights[:53], dtype=float)
+        cost = self.cost
+        upper = self.upper
+        upper[:NS] = avail[self.shape_idx].min(axis=1)
+        cost[NS:NS + 52] = BIG + value[:52]
+        upper[NS:NS + 52] = r_np
+        upper[NS + 52:NS + 104] = jokers
+        cost[NS + 104] = BIG + value[52]
         upper[NS + 104] = jr
         h.changeColsCost(NV, self.cols, cost)
         h.changeColsBounds(NV, self.cols, self.lower, upper)
@@ -136,9 +158,9 @@ class _Model:
         best = None
         for p in (pi, -pi):  # the binding's sign convention for duals: either is a bound
             reduced = cost - self.at @ p
-            value = float(bvec @ p) + float(upper @ np.maximum(reduced, 0.0))
-            if best is None or value < best:
-                best = value
+            lagrangian = float(bvec @ p) + float(upper @ np.maximum(reduced, 0.0))
+            if best is None or lagrangian < best:
+                best = lagrangian
         return best
 
 
@@ -153,7 +175,7 @@ def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
     ``None`` when it cannot be computed (no SciPy, or the solver failed).
     Rounding aside (well under 1e-3 on these magnitudes), no plan scores
     more."""
-    if _hc is None:
+    if not _load():
         return None
     model = getattr(_LOCAL, "model", None)
     if model is None:
