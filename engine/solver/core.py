@@ -108,7 +108,11 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     states. Otherwise a narrow heuristic pass of the programme (``BEAM`` states a
     layer) finds an incumbent, nearly always optimal in tiles; the exact
     programme then runs once with the incumbent's loss as budget and its
-    score as floor (branch and bound); if that pass finds nothing, a
+    score as floor (branch and bound): first up to ``PROBE`` states; past
+    them the linear relaxation's bound (:mod:`engine.solver.bound`) may
+    prove the incumbent optimal, or its tile count (with jokers to place a
+    wider pass looks for a better incumbent unless it did). If no pass
+    finds an incumbent, a
     depth-first play bounds the loss and budgets ``(0,) 1, 2, 4, ...`` run up
     to it. In initial-meld mode the programme runs with a loss budget
     ``d = 0, 1, 2, 4, ...`` (then none); the first budget that admits a
