@@ -7,6 +7,7 @@ import functools
 import gc
 
 from ..melds import GROUP_JOKER, RUN_JOKER, canonical, meld_kind
+from . import bound as relaxation
 from . import compiled
 
 # the programme (engine/solver/dp.py): its compiled build when one is current,
@@ -107,7 +108,11 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     states. Otherwise a narrow heuristic pass of the programme (``BEAM`` states a
     layer) finds an incumbent, nearly always optimal in tiles; the exact
     programme then runs once with the incumbent's loss as budget and its
-    score as floor (branch and bound); if that pass finds nothing, a
+    score as floor (branch and bound): first up to ``PROBE`` states; past
+    them the linear relaxation's bound (:mod:`engine.solver.bound`) may
+    prove the incumbent optimal, or its tile count (with jokers to place a
+    wider pass looks for a better incumbent unless it did). If no pass
+    finds an incumbent, a
     depth-first play bounds the loss and budgets ``(0,) 1, 2, 4, ...`` run up
     to it. In initial-meld mode the programme runs with a loss budget
     ``d = 0, 1, 2, 4, ...`` (then none); the first budget that admits a
@@ -162,6 +167,25 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             if weights is None:
                 floor = best.score  # (in face values)
         bound = total - (best.score >> 16)
+        probe = None
+        ub = None
+        if from_beam and bound > 0 and PROBE:
+            # the exact pass that proves the incumbent optimal is mostly
+            # cheap: it is tried first, up to PROBE states; past that, the
+            # linear relaxation's bound may prove it (or its tile count)
+            flip = EXACT_DIRECTION and _lost_lie_high(best, table, rack)
+            probe = _pass(table, rack, jt, jr, bound, weights, floor + 1, flip)
+            probe.limit = PROBE
+            try:
+                plan = _finish(probe, flip)
+                return plan if plan is not None else best
+            except dp.SearchLimit:
+                probe.limit = 0
+            ub = _relaxation(table, rack, jt, jr, weights)
+            if _proves(ub, best.score + 1):
+                return best  # no plan scores more
+            if _proves(ub, ((best.score >> 16) + 1) * dp.BIG):
+                widened = True  # no plan places more: a wider pass cannot help
         if from_beam and bound > 0 and jt + jr >= WIDEN_JOKERS and WIDER_PASSES and not widened:
             # jokers to place: the narrow pass often falls short (a tile or
             # two where every candidate fits, or more); a wider pass the
@@ -172,6 +196,9 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             if wider is not None and wider.score > best.score:
                 best, floor = wider, wider.score
                 bound = total - (best.score >> 16)
+                probe = None
+                if _proves(ub, best.score + 1):
+                    return best
         if bound == 0 and floor:
             return best  # every candidate placed: nothing can score more
         if from_beam:
@@ -179,7 +206,7 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # pass looking only for a plan that scores more than the
             # incumbent (states that can at best tie it are cut too)
             flip = EXACT_DIRECTION and _lost_lie_high(best, table, rack)
-            plan = exact_pass(table, rack, jt, jr, bound, weights, floor + 1, flip)
+            plan = exact_pass(table, rack, jt, jr, bound, weights, floor + 1, flip, probe)
             return plan if plan is not None else best
         # the depth-first play's bound often is not tight: budgets 0 (if not
         # yet ruled out), 1, 2, 4, ... up to the bound, the first that admits
@@ -203,6 +230,27 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         d = 1 if d == 0 else d * 2
 
 
+def _relaxation(table: list[int], rack: list[int], jt: int, jr: int,
+                weights: list[int] | None) -> float | None:
+    """The linear relaxation's bound on any plan's score
+    (:mod:`engine.solver.bound`), or ``None`` (not used, or not
+    available)."""
+    if not BOUND:
+        return None
+    return relaxation.score_bound(table, rack, jt, jr, weights)
+
+
+def _proves(ub: float | None, score: int) -> bool:
+    """Whether the bound ``ub`` rules out any plan scoring ``score`` or more
+    (scores are integers; a plan of ``k`` tiles scores at least ``k *
+    BIG``; the bound's rounding is far below ``SLACK``)."""
+    return ub is not None and score > ub + SLACK
+
+
+BOUND = True  # use the linear relaxation's bound where the exact pass is costly
+SLACK = 1e-3
+
+
 def _wider_pass(table: list[int], rack: list[int], jt: int, jr: int,
                 weights: list[int] | None, beam: int, reverse: bool) -> dp.Plan | None:
     """A wider heuristic pass (``beam`` states a layer), with the numbers
@@ -217,7 +265,8 @@ def _wider_pass(table: list[int], rack: list[int], jt: int, jr: int,
 
 
 def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
-               weights: list[int] | None, floor: int, flip: bool) -> dp.Plan | None:
+               weights: list[int] | None, floor: int, flip: bool,
+               favoured: dp.Pass | None = None) -> dp.Plan | None:
     """The exact pass after the heuristic one: the best plan losing at most
     ``budget`` candidates and scoring at least ``floor``, or ``None``.
 
@@ -235,16 +284,19 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
     other's ``EXACT_TRY[1]`` states and the favoured one's unfinished
     number again.
     """
-    favoured = _pass(table, rack, jt, jr, budget, weights, floor, flip)
     first, then = EXACT_TRY
+    tried = favoured is not None  # a pass the favoured way, given up at its limit
+    if favoured is None:
+        favoured = _pass(table, rack, jt, jr, budget, weights, floor, flip)
     if first:
-        favoured.limit = first
-        try:
-            return _finish(favoured, flip)
-        except dp.SearchLimit:
-            # it stays at the last number it finished (the one it was in
-            # is taken again when it resumes)
-            favoured.limit = 0
+        if not tried:
+            favoured.limit = first
+            try:
+                return _finish(favoured, flip)
+            except dp.SearchLimit:
+                # it stays at the last number it finished (the one it was in
+                # is taken again when it resumes)
+                favoured.limit = 0
         # made only now (it fills the position caches too); given up
         # within a layer of its limit, never resumed
         other = _pass(table, rack, jt, jr, budget, weights, floor, not flip)
@@ -275,6 +327,8 @@ def _pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
 # the work (states held) after which the exact pass's favoured direction,
 # then the other, gives way (see exact_pass); (0, 0): the favoured one alone
 EXACT_TRY = (2000, 16000)
+# the work up to which the exact pass is tried before a wider pass (see best_plan)
+PROBE = 2000
 
 
 def mirror(counts: list[int]) -> list[int]:

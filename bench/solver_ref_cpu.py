@@ -1,0 +1,144 @@
+"""Benchmark: settings of the solver side by side with rummikub-solver's
+GLPK_MI, position by position, in CPU time.
+
+On a shared machine wall times swing several-fold between runs; CPU time
+(``time.process_time``) much less. Every position of ``bench/solver_ref.py``
+(same seeds and classes, openings left out) is solved by GLPK_MI (best of
+two) and by each variant of the solver's settings, in alternating order,
+with the per-position caches cleared before each solve (each solves the
+position cold, as the benchmark's single solve does). A variant is a name
+and ``core`` settings, e.g. ``before=PROBE:0,BOUND:0`` (integers; empty:
+the defaults). The answers must agree. Prints per class and variant the
+median time and ratio, the worst ratio and the positions below 1x, then the
+same per seed and over all.
+
+    .venv/bin/python bench/solver_ref_cpu.py --seeds bench-solver,club-a \\
+        --variant before=PROBE:0,BOUND:0 --variant after=
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+try:
+    from rummikub_solver import SolverMode  # noqa: E402
+except ImportError:
+    sys.exit("bench/solver_ref_cpu.py needs rummikub-solver: .venv/bin/pip install -e '.[bench-ref]'")
+
+from solver import position, sizes, sizes_option, warm  # noqa: E402
+from solver_ref import their_rules, their_state  # noqa: E402
+
+from engine.solver import core, division, solve  # noqa: E402
+
+
+def variant_option(text: str) -> tuple[str, dict[str, int]]:
+    """``--variant NAME=ATTR:INT,...``: a name and ``core`` settings."""
+    name, _, rest = text.partition("=")
+    settings = {}
+    for item in filter(None, rest.split(",")):
+        attr, _, value = item.partition(":")
+        if not hasattr(core, attr):
+            raise argparse.ArgumentTypeError(f"core has no setting {attr!r}")
+        settings[attr] = int(value)
+    return name, settings
+
+
+def clear_caches() -> None:
+    dp = core.dp
+    for cache in (dp._OPTS, dp._PREP, dp._AHEAD, dp._LIMITS, division._DIVISIBLE):
+        cache.clear()
+
+
+def summary(ratios: list[float]) -> str:
+    return (f"median {statistics.median(ratios):6.1f}x worst {min(ratios):5.2f}x "
+            f"below 1x {sum(r < 1 for r in ratios):3}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default="bench-solver", help="seeds, comma-separated")
+    ap.add_argument("--per-size", type=int, default=30)
+    ap.add_argument("--sizes", default=None, type=sizes_option,
+                    help="only these set:table classes (as bench/solver.py)")
+    ap.add_argument("--variant", action="append", type=variant_option, default=None,
+                    help="NAME=ATTR:INT,... (core settings; repeat; default: the defaults)")
+    args = ap.parse_args(argv)
+    variants = args.variant or [("current", {})]
+    defaults = {attr: getattr(core, attr) for _, s in variants for attr in s}
+    warm(solve)
+    print(f"solver: {core.BUILD}; reference: rummikub-solver with GLPK_MI (best of two); "
+          f"CPU time; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
+    rulesets: dict = {}
+    total = {name: [] for name, _ in variants}
+    turn = 0
+    for seed in args.seeds.split(","):
+        per_seed = {name: [] for name, _ in variants}
+        for cls, ts, size, draws in sizes(seed, args.per_size):
+            if size == 0 or (args.sizes is not None and (cls, size) not in args.sizes):
+                continue
+            if cls not in rulesets:
+                rulesets[cls] = their_rules(ts, "GLPK_MI")
+                t, r = position(f"warm-{cls}", ts, 40, 14)
+                rulesets[cls].solve(their_state(rulesets[cls], t, r), SolverMode.TILE_COUNT)
+            rules = rulesets[cls]
+            ratios = {name: [] for name, _ in variants}
+            times = {name: [] for name, _ in variants}
+            theirs = []
+            for pos_seed, table_size, rack_size in draws:
+                table, rack = position(pos_seed, ts, table_size, rack_size)
+                took = float("inf")
+                for _ in range(2):
+                    t0 = time.process_time()
+                    ref = rules.solve(their_state(rules, table, rack), SolverMode.TILE_COUNT)
+                    took = min(took, time.process_time() - t0)
+                theirs.append(took)
+                placed = len(ref.tiles) if ref is not None else 0
+                order = variants if turn % 2 == 0 else variants[::-1]
+                turn += 1
+                answers = set()
+                for name, settings in order:
+                    for attr, value in defaults.items():
+                        setattr(core, attr, settings.get(attr, value))
+                    clear_caches()
+                    t0 = time.process_time()
+                    got = solve(table, rack, tileset=ts)
+                    ours = time.process_time() - t0
+                    answers.add((got.tiles_placed, got.value_placed))
+                    if got.tiles_placed != placed:
+                        print(f"  MISMATCH {pos_seed} {name}: {got.tiles_placed}, theirs {placed}")
+                        return 1
+                    times[name].append(ours)
+                    ratios[name].append(took / ours)
+                if len(answers) != 1:
+                    print(f"  the variants differ on {pos_seed}: {answers}")
+                    return 1
+            line = f"{seed:13}{cls:9}{size!s:>6}{len(draws):>4} | GLPK_MI {1e3 * statistics.median(theirs):6.2f} ms"
+            for name, _ in variants:
+                per_seed[name] += ratios[name]
+                line += (f" | {name} {1e3 * statistics.median(times[name]):6.2f} ms "
+                         f"{summary(ratios[name])}")
+            print(line, flush=True)
+        for name, _ in variants:
+            total[name] += per_seed[name]
+            print(f"seed {seed} {name}: {len(per_seed[name])} positions, {summary(per_seed[name])}",
+                  flush=True)
+    for attr, value in defaults.items():
+        setattr(core, attr, value)
+    print()
+    for name, _ in variants:
+        print(f"all seeds {name}: {len(total[name])} positions, {summary(total[name])}")
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

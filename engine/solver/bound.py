@@ -1,0 +1,186 @@
+"""An upper bound on a plan's score: the linear relaxation of the meld cover.
+
+Every division of table + play into melds is a sum of melds of three to
+five tiles (a longer run splits into such runs), so it is an integer point
+of this linear programme (Den Hertog and Hulshof's model with the
+integrality dropped):
+
+- a column per meld shape (runs of 3-5 of one colour, groups of 3 or 4
+  distinct colours), how many times it is laid;
+- per numbered tile ``t``: the melds' slots of ``t`` are filled by the
+  table's copies (all of them), rack copies played ``y_t <= rack[t]`` and
+  jokers standing in ``z_t``; the jokers standing in are the table's (all)
+  and those played from the rack;
+- maximise ``sum (BIG + value) * played``: the programme's score
+  (:mod:`engine.solver.dp`: tiles placed times ``BIG`` plus value).
+
+Dropped besides integrality: a meld's need of one numbered tile. So no
+plan scores more than the linear optimum. The bound returned is not the
+solver's reported optimum but the Lagrangian value of its row prices,
+recomputed here (every column boxed, so any prices give a valid bound):
+it holds whatever the solver's tolerances.
+
+The linear programme is solved by HiGHS through SciPy, when SciPy is
+installed (an optional dependency: without it :func:`score_bound` answers
+``None`` and the solver proves its answers by the programme alone; the
+answers are the same either way).
+"""
+
+from __future__ import annotations
+
+import threading
+from itertools import combinations
+
+from typing import Any
+
+# numpy and SciPy's HiGHS binding, imported on first use (importing SciPy
+# costs a process a fifth of a second; most never need the bound)
+np: Any = None
+_hc: Any = None
+_LOADED = False
+
+
+def _load() -> bool:
+    global np, _hc, _LOADED
+    if not _LOADED:
+        _LOADED = True
+        try:
+            import numpy
+            from scipy.optimize._highspy import _core
+        except Exception:  # noqa: BLE001 - any failure: no bound, same answers
+            return False
+        np, _hc = numpy, _core
+    return _hc is not None
+
+BIG = 1 << 16  # as dp.BIG
+JOKER_VALUE = 30
+
+# the meld shapes: runs of 3-5 of one colour, groups of 3 and 4 colours
+SHAPES: list[tuple[int, ...]] = (
+    [tuple(c * 13 + p for p in range(s, s + length))
+     for c in range(4) for length in (3, 4, 5) for s in range(14 - length)]
+    + [tuple(c * 13 + n for c in cs) for n in range(13) for k in (3, 4)
+       for cs in combinations(range(4), k)])
+NS = len(SHAPES)
+# columns: shapes, then played y_t (52), jokers standing in z_t (52), jokers played
+NV = NS + 105
+ROWS = 53  # a row per numbered tile, then the jokers
+# face values (the joker's last)
+FACE_VALUES = [float(t % 13 + 1) for t in range(52)] + [float(JOKER_VALUE)]
+
+
+def available() -> bool:
+    """Whether the bound can be computed here (SciPy's HiGHS is importable)."""
+    return _load()
+
+
+class _Model:
+    """The linear programme, kept in one HiGHS instance (a thread's own)."""
+
+    def __init__(self) -> None:
+        h = _hc._Highs()
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("threads", 1)
+        lp = _hc.HighsLp()
+        lp.num_col_ = NV
+        lp.num_row_ = ROWS
+        cols: list[list[tuple[int, float]]] = [[] for _ in range(NV)]
+        for m, shape in enumerate(SHAPES):
+            cols[m] = [(t, 1.0) for t in shape]
+        for t in range(52):
+            cols[NS + t] = [(t, -1.0)]
+            cols[NS + 52 + t] = [(t, -1.0), (52, 1.0)]
+        cols[NS + 104] = [(52, -1.0)]
+        start, index, value = [0], [], []
+        dense = np.zeros((ROWS, NV))
+        for j, col in enumerate(cols):
+            for r, v in col:
+                index.append(r)
+                value.append(v)
+                dense[r, j] = v
+            start.append(len(index))
+        a = lp.a_matrix_
+        a.format_ = _hc.MatrixFormat.kColwise
+        a.start_ = start
+        a.index_ = index
+        a.value_ = value
+        a.num_col_ = NV
+        a.num_row_ = ROWS
+        lp.col_cost_ = [0.0] * NV
+        lp.col_lower_ = [0.0] * NV
+        lp.col_upper_ = [0.0] * NV
+        lp.row_lower_ = [0.0] * ROWS
+        lp.row_upper_ = [0.0] * ROWS
+        lp.sense_ = _hc.ObjSense.kMaximize
+        h.passModel(lp)
+        self.h = h
+        self.at = dense.T.copy()  # columns as rows: reduced costs c - A^T pi
+        self.cols = np.arange(NV, dtype=np.int32)
+        self.lower = np.zeros(NV)
+        self.row_b = [0.0] * ROWS
+        self.cost = np.zeros(NV)
+        self.face = np.array(FACE_VALUES)
+        self.upper = np.zeros(NV)
+        # each shape's tiles, padded to five with the index past the tiles
+        self.shape_idx = np.array([list(sh) + [52] * (5 - len(sh)) for sh in SHAPES])
+
+    def bound(self, table: list[int], rack: list[int], jt: int, jr: int,
+              weights: list[int] | None) -> float | None:
+        h = self.h
+        jokers = jt + jr
+        t_np = np.array(table[:52], dtype=float)
+        r_np = np.array(rack[:52], dtype=float)
+        avail = np.append(t_np + r_np + jokers, np.inf)  # the last: a shape's padding
+        value = self.face if weights is None else np.array(weights[:53], dtype=float)
+        cost = self.cost
+        upper = self.upper
+        upper[:NS] = avail[self.shape_idx].min(axis=1)
+        cost[NS:NS + 52] = BIG + value[:52]
+        upper[NS:NS + 52] = r_np
+        upper[NS + 52:NS + 104] = jokers
+        cost[NS + 104] = BIG + value[52]
+        upper[NS + 104] = jr
+        h.changeColsCost(NV, self.cols, cost)
+        h.changeColsBounds(NV, self.cols, self.lower, upper)
+        b = self.row_b
+        for r in range(ROWS):
+            v = float(table[r] if r < 52 else jt)
+            if v != b[r]:
+                h.changeRowBounds(r, v, v)
+                b[r] = v
+        h.run()
+        if h.getModelStatus() != _hc.HighsModelStatus.kOptimal:
+            return None
+        pi = np.asarray(h.getSolution().row_dual)
+        if pi.shape != (ROWS,):
+            return None
+        bvec = np.asarray(b)
+        best = None
+        for p in (pi, -pi):  # the binding's sign convention for duals: either is a bound
+            reduced = cost - self.at @ p
+            lagrangian = float(bvec @ p) + float(upper @ np.maximum(reduced, 0.0))
+            if best is None or lagrangian < best:
+                best = lagrangian
+        return best
+
+
+_LOCAL = threading.local()
+
+
+def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
+                weights: list[int] | None = None) -> float | None:
+    """An upper bound on the score (``BIG`` a tile placed plus the value,
+    face values or ``weights``) of any plan placing all of ``table`` (52
+    counts, ``jt`` jokers) and some of ``rack`` (52 counts, ``jr`` jokers);
+    ``None`` when it cannot be computed (no SciPy, or the solver failed).
+    Rounding aside (well under 1e-3 on these magnitudes), no plan scores
+    more."""
+    if not _load():
+        return None
+    model = getattr(_LOCAL, "model", None)
+    if model is None:
+        model = _LOCAL.model = _Model()
+    try:
+        return model.bound(table, rack, jt, jr, weights)
+    except Exception:  # noqa: BLE001 - a bound is an accelerator only
+        return None
