@@ -20,10 +20,13 @@ solver's reported optimum but the Lagrangian value of its row prices,
 recomputed here (every column boxed, so any prices give a valid bound):
 it holds whatever the solver's tolerances.
 
-The linear programme is solved by HiGHS through SciPy, when SciPy is
-installed (an optional dependency: without it :func:`score_bound` answers
-``None`` and the solver proves its answers by the programme alone; the
-answers are the same either way).
+The linear programme is solved by HiGHS: its own Python package
+``highspy`` (the ``fast`` extra, as bin/setup installs it), or else the
+same binding inside SciPy, when either is installed. Its plain ``_Highs``
+class is used: ``highspy.Highs`` prints a banner on standard output, which
+would break the engine's JSON Lines commands. Without either,
+:func:`score_bound` answers ``None`` and the solver proves its answers by
+the programme alone; the answers are the same either way.
 """
 
 from __future__ import annotations
@@ -46,11 +49,16 @@ def _load() -> bool:
         _LOADED = True
         try:
             import numpy
-            from scipy.optimize._highspy import _core
+
+            try:  # HiGHS's own Python package (the ``fast`` extra)
+                import highspy as core
+            except ImportError:  # the same binding as SciPy ships it
+                from scipy.optimize._highspy import _core as core
         except Exception:  # noqa: BLE001 - any failure: no bound, same answers
             return False
-        np, _hc = numpy, _core
+        np, _hc = numpy, core
     return _hc is not None
+
 
 BIG = 1 << 16  # as dp.BIG
 JOKER_VALUE = 30
