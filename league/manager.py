@@ -27,7 +27,9 @@ def games_per_table(tournament: Tournament, seats: int) -> int:
 
 def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> Round:
     """Draw round ``number`` and save it: the round, its tables and seats,
-    and each table's games (one per seat, the first seat rotating).
+    and each table's games (one per seat, the first seat rotating). Tables
+    short of players hold 3 or more (2 where the table size is 2, a game
+    for two at each table).
 
     :raises SeatingError: the players cannot be seated.
     """
@@ -44,7 +46,8 @@ def create_round_seating(*, tournament: Tournament, number: int, seed: str) -> R
         method = Tournament.Seating.RANDOM
     seating = seat_round(ranked, table_size=tournament.table_size, seed=seed,
                          history=seating_history(tournament), method=method,
-                         allow_ai=tournament.ai_fill, conflicts=seating_conflict_pairs(tournament))
+                         allow_ai=tournament.ai_fill, conflicts=seating_conflict_pairs(tournament),
+                         min_size=min(3, tournament.table_size))
     held = tournament.release_by_hand
     rnd = Round.objects.create(tournament=tournament, number=number, seed=seed,
                                seating_method=method, status=Round.Status.SEATED,

@@ -42,12 +42,26 @@ RANK_WEIGHT = 10.0
 SEAT_WEIGHT = 1.0
 
 
+def gettext_noop(message: str) -> str:
+    """Marks ``message`` for the translation catalogues (``makemessages``
+    reads the name) and returns it as it is: this module imports no Django;
+    :mod:`league.services` says a :class:`SeatingError` in the reader's
+    language (:attr:`SeatingError.message` and :attr:`SeatingError.params`)."""
+    return message
+
+
 class SeatingError(ValueError):
     """The players cannot be seated as asked (too few, bad table size, ...).
 
     A user can fix it (check players in, allow AI seats, change the table
-    size); the message says what is wrong.
+    size); the message says what is wrong. ``str()`` is the English
+    sentence; ``message`` is its text with named places (``%(n)s``) as the
+    catalogues hold it, and ``params`` fill them.
     """
+
+    def __init__(self, message: str, **params):
+        self.message, self.params = message, params
+        super().__init__(message % params if params else message)
 
 
 @dataclass(frozen=True)
@@ -88,12 +102,12 @@ def table_sizes(n_players: int, table_size: int, *, min_size: int = 3,
         cannot be met without AI seats).
     """
     if table_size < 2:
-        raise SeatingError(f"table size must be at least 2, not {table_size}")
+        raise SeatingError(gettext_noop("table size must be at least 2, not %(size)s"), size=table_size)
     if min_size < 2 or min_size > table_size:
         raise SeatingError(f"minimum table size {min_size} must be between 2 "
                            f"and the table size {table_size}")
     if n_players < 1:
-        raise SeatingError("no players to seat: check players in first")
+        raise SeatingError(gettext_noop("no players to seat: check players in first"))
     n_tables = math.ceil(n_players / table_size)
     if allow_ai:
         short = n_tables * table_size - n_players
@@ -102,18 +116,17 @@ def table_sizes(n_players: int, table_size: int, *, min_size: int = 3,
         ai.reverse()  # AI seats on the last tables
         out = [(table_size - a, a) for a in ai]
         if any(h < 1 for h, _ in out):
-            raise SeatingError("a table would hold only AI players")
+            raise SeatingError(gettext_noop("a table would hold only AI players"))
         return out
     if n_players < min_size:
-        raise SeatingError(
-            f"{n_players} player(s) cannot fill a table of at least {min_size}; "
-            "allow AI seats or wait for more players")
+        raise SeatingError(gettext_noop("%(n)s player(s) cannot fill a table of at least %(low)s; "
+                                        "allow AI seats or wait for more players"), n=n_players, low=min_size)
     base, extra = divmod(n_players, n_tables)
     sizes = [base + 1 if i < extra else base for i in range(n_tables)]
     if sizes[-1] < min_size:
-        raise SeatingError(
-            f"{n_players} players cannot be split into tables of {min_size} to "
-            f"{table_size} players; allow AI seats or change the table size")
+        raise SeatingError(gettext_noop("%(n)s players cannot be split into tables of %(low)s to %(high)s "
+                                        "players; allow AI seats or change the table size"),
+                           n=n_players, low=min_size, high=table_size)
     return [(s, 0) for s in sizes]
 
 

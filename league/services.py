@@ -39,6 +39,22 @@ class LeagueError(ValueError):
     """Something an official can fix: the message says what."""
 
 
+def _seating_refusal(number: int, exc: SeatingError) -> LeagueError:
+    """A seating the players cannot have, for round ``number``, in the
+    reader's language (:mod:`league.seating` marks its sentences for the
+    catalogues and keeps their values apart)."""
+    text = gettext(exc.message) % exc.params if exc.params else gettext(exc.message)
+    return LeagueError(gettext("round %(n)s: %(error)s") % {"n": number, "error": text})
+
+
+def _engine_refusal(game: TableGame, exc: Exception) -> LeagueError:
+    """The engine's refusal about ``game``, in the reader's language where
+    the catalogue has it (:func:`games.refusals.engine_error_text`)."""
+    from games.refusals import engine_error_text
+
+    return LeagueError(gettext("%(game)s: %(error)s") % {"game": game, "error": engine_error_text(exc)})
+
+
 # --- people and entries -----------------------------------------------------------
 
 def tournament_enter(*, tournament: Tournament, player: Player,
@@ -51,7 +67,7 @@ def tournament_enter(*, tournament: Tournament, player: Player,
     :raises LeagueError: the tournament is finished.
     """
     if tournament.status == Tournament.Status.FINISHED:
-        raise LeagueError(f"{tournament} is finished: no new entries")
+        raise LeagueError(gettext("%(tournament)s is finished: no new entries") % {"tournament": tournament})
     started = tournament.round_set.exclude(status=Round.Status.PENDING).count()
     entry, created = Entry.objects.get_or_create(
         tournament=tournament, player=player,
@@ -180,7 +196,7 @@ def round_seat(*, tournament: Tournament, seed: str | None = None) -> Round:
             rnd = manager.create_round_seating(tournament=tournament, number=number,
                                                seed=seed)
         except SeatingError as exc:
-            raise LeagueError(f"round {number}: {exc}") from None
+            raise _seating_refusal(number, exc) from None
         if tournament.status == Tournament.Status.DRAFT:
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
@@ -241,7 +257,7 @@ def round_reseat(*, round: Round, seed: str | None = None) -> Round:
             return manager.create_round_seating(tournament=tournament, number=number,
                                                 seed=seed or secrets.token_hex(8))
         except SeatingError as exc:
-            raise LeagueError(f"round {number}: {exc}") from None
+            raise _seating_refusal(number, exc) from None
 
 
 def seating_conflict_add(*, tournament: Tournament, player_a: Player, player_b: Player,
@@ -396,9 +412,7 @@ def score_sheet_check(*, game: TableGame, sheet: dict | None = None, racks: Sequ
             parts, seats=game.table.seats.count(), variant=tournament.variant, rules=tournament.rules,
             first=game.first)
     except EngineError as exc:
-        from games.refusals import engine_error_text
-
-        raise LeagueError(f"{game}: {engine_error_text(exc)}") from None
+        raise _engine_refusal(game, exc) from None
 
 
 def result_record_from_stream(*, game: TableGame, actor: str = "system",
@@ -414,10 +428,11 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
     """
     stream = game.stream
     if stream is None:
-        raise LeagueError(f"{game} was not played through the system: enter a score sheet")
+        raise LeagueError(gettext("%(game)s was not played through the system: enter a score sheet")
+                          % {"game": game})
     if not stream.is_over or stream.scores is None:
-        raise LeagueError(f"{game} is still being played (game #{stream.pk}, "
-                          f"version {stream.version})")
+        raise LeagueError(gettext("%(game)s is still being played (game #%(stream)s, version %(version)s)")
+                          % {"game": game, "stream": stream.pk, "version": stream.version})
     if not correction:
         last = game.result_events.order_by("-version").first()
         if (last is not None and last.payload.get("source") == "moves"
@@ -432,7 +447,7 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
         scores, winners = family_for(tournament.family).stream_result(
             raw, variant=tournament.variant, rules=tournament.rules)
     except EngineError as exc:
-        raise LeagueError(f"{game}: {exc}") from None
+        raise _engine_refusal(game, exc) from None
     # the stream's head as recorded with the result: the games audit checks
     # that the stream still reaches it (league.witness)
     head = Event.objects.filter(game=stream, version=stream.version).values_list("hash", flat=True).first()
@@ -446,10 +461,10 @@ def result_append(*, game: TableGame, payload: dict, actor: str,
     with transaction.atomic():
         last = (ResultEvent.objects.filter(game=game).order_by("-version").first())
         if last is None and correction:
-            raise LeagueError(f"{game} has no result to correct")
+            raise LeagueError(gettext("%(game)s has no result to correct") % {"game": game})
         if last is not None and not correction:
-            raise LeagueError(f"{game} already has a result: enter a correction "
-                              "to supersede it")
+            raise LeagueError(gettext("%(game)s already has a result: enter a correction to supersede it")
+                              % {"game": game})
         version = 1 if last is None else last.version + 1
         if last is not None:
             payload = dict(payload, supersedes=last.version)
@@ -460,8 +475,8 @@ def result_append(*, game: TableGame, payload: dict, actor: str,
                                                    type=event_type, payload=payload,
                                                    actor=actor)
         except IntegrityError:
-            raise LeagueError(f"{game}: another result was recorded at the same "
-                              "moment; reload and check it") from None
+            raise LeagueError(gettext("%(game)s: another result was recorded at the same moment; "
+                                      "reload and check it") % {"game": game}) from None
         return _project(event)
 
 
@@ -547,7 +562,7 @@ def table_game_open_stream(*, game: TableGame, all_ai: bool = False,
                                        f"table {table.number}, game {game.number}",
                                  actor=actor)
         except GameServiceError as exc:
-            raise LeagueError(f"{game}: {exc}") from None
+            raise LeagueError(gettext("%(game)s: %(error)s") % {"game": game, "error": exc}) from None
         locked.stream = stream
         locked.save(update_fields=["stream"])
     return locked
@@ -570,17 +585,18 @@ def table_game_play_ai(*, game: TableGame, max_moves: int = 20_000,
     if existing is not None:
         return existing
     if game.stream_id is None:
-        raise LeagueError(f"{game} has no game stream: open it first")
+        raise LeagueError(gettext("%(game)s has no game stream: open it first") % {"game": game})
     try:
         stopped = ai_seats_play(game_id=game.stream_id, max_moves=max_moves)
     except AISeatError as exc:
-        raise LeagueError(f"{game}: {exc}") from None
+        raise LeagueError(gettext("%(game)s: %(error)s") % {"game": game, "error": exc}) from None
     if stopped.status != "game-over":
-        why = {"not-ai": "a person is to move",
-               "waiting": "an AI seat waits while a person may still buy the discard",
-               "no-game": "its stream is gone"}.get(stopped.status, stopped.status)
-        raise LeagueError(f"{game} cannot be played to the end by the AI seats: {why} "
-                          f"(game #{game.stream_id}, version {stopped.version}); "
-                          "only a stream opened with every seat an AI one plays alone")
+        why = {"not-ai": gettext("a person is to move"),
+               "waiting": gettext("an AI seat waits while a person may still buy the discard"),
+               "no-game": gettext("its stream is gone")}.get(stopped.status, stopped.status)
+        raise LeagueError(gettext("%(game)s cannot be played to the end by the AI seats: %(why)s "
+                                  "(game #%(stream)s, version %(version)s); only a stream opened with "
+                                  "every seat an AI one plays alone")
+                          % {"game": game, "why": why, "stream": game.stream_id, "version": stopped.version})
     game.refresh_from_db()
     return result_record_from_stream(game=game, actor=actor)

@@ -153,7 +153,7 @@ def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str, code: str,
     _check_code(game, name, code)
     if not isinstance(sheet, dict) or len(sheet) != 1 or \
             next(iter(sheet)) not in ("racks", "hands", "games", "okey_games"):
-        raise LeagueError("a sheet is racks, hands or game lines")
+        raise LeagueError(gettext("a sheet is racks, hands or game lines"))
     checked = score_sheet_check(game=game, sheet=sheet)
     with transaction.atomic():
         TableGame.objects.select_for_update().get(pk=game.pk)
@@ -191,18 +191,21 @@ def sheet_entry_submit(*, game: TableGame, sheet: dict, by: str, code: str,
         return entry
 
 
-def _open_entry(entry: SheetEntry, after_result: str) -> SheetEntry:
+def _open_entry(entry: SheetEntry, *, correct_instead: bool) -> SheetEntry:
     """``entry`` locked for the organiser's decision (inside a transaction).
 
     :raises LeagueError: the entry is not open, or the game has its result
-        (``after_result`` ends that message).
+        (with ``correct_instead`` that message says to enter a correction).
     """
     entry = SheetEntry.objects.select_for_update().select_related("game").get(pk=entry.pk)
     if entry.status not in OPEN:
-        raise LeagueError(f"{entry.game}: {entry.by}'s entry is {entry.get_status_display()}, "
-                          "not waiting for the organiser")
+        raise LeagueError(gettext("%(game)s: %(by)s's entry is %(status)s, not waiting for the organiser")
+                          % {"game": entry.game, "by": entry.by, "status": entry.get_status_display()})
     if entry.game.results.filter(status=Result.Status.CONFIRMED).exists():
-        raise LeagueError(f"{entry.game} has its result already{after_result}")
+        if correct_instead:
+            raise LeagueError(gettext("%(game)s has its result already: enter a correction instead")
+                              % {"game": entry.game})
+        raise LeagueError(gettext("%(game)s has its result already") % {"game": entry.game})
     return entry
 
 
@@ -215,7 +218,7 @@ def sheet_entry_accept(*, entry: SheetEntry, actor: str) -> Result:
         or the game has its result already.
     """
     with transaction.atomic():
-        entry = _open_entry(entry, "")
+        entry = _open_entry(entry, correct_instead=False)
         result = result_append(game=entry.game, payload=entry.checked,
                                actor=f"{actor}: accepted {entry.by}'s entry", correction=False)
         entry.status = SheetEntry.Status.ACCEPTED
@@ -231,5 +234,5 @@ def sheet_entry_send_back(*, entry: SheetEntry) -> int:
     :raises LeagueError: the entry is not open, or the game has its result.
     """
     with transaction.atomic():
-        entry = _open_entry(entry, ": enter a correction instead")
+        entry = _open_entry(entry, correct_instead=True)
         return entry.game.sheet_entries.filter(status__in=OPEN).update(status=SheetEntry.Status.RETURNED)

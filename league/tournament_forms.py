@@ -122,7 +122,7 @@ class TiebreakField(forms.Field):
             try:
                 value = json.loads(value)
             except ValueError:
-                raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]') from None
+                raise forms.ValidationError(gettext('give a list of metric keys, e.g. ["wins", "points"]')) from None
         if isinstance(value, list):
             return value
         if isinstance(value, dict):
@@ -141,7 +141,7 @@ class TiebreakField(forms.Field):
             if len(set(positions)) != len(positions):
                 raise forms.ValidationError(gettext("two tie-breaks have the same position"))
             return [key for _, key in sorted(placed)]
-        raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]')
+        raise forms.ValidationError(gettext('give a list of metric keys, e.g. ["wins", "points"]'))
 
 
 class _LevelChoiceField(forms.ChoiceField):
@@ -233,8 +233,8 @@ class TournamentForm(forms.ModelForm):
                 level = services.ai_level_for(cls.family, data.get("ai_level") or "")
                 known = available_levels(cls.family)
                 if known and level not in known:
-                    self.add_error("ai_level", f"{cls.variant} has the AI level(s) {', '.join(known)}, "
-                                               f"not {level!r}")
+                    self.add_error("ai_level", gettext("%(game)s has the AI level(s) %(levels)s, not %(level)s")
+                                   % {"game": cls.variant, "levels": ", ".join(known), "level": repr(level)})
                 else:
                     data["ai_level"] = level
                 if not cls.min_players <= (data.get("table_size") or 0) <= cls.max_players:
@@ -251,13 +251,13 @@ class TournamentForm(forms.ModelForm):
     def clean_tiebreaks(self):
         keys = self.cleaned_data.get("tiebreaks") or []
         if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
-            raise forms.ValidationError('give a list of metric keys, e.g. ["wins", "points"]')
+            raise forms.ValidationError(gettext('give a list of metric keys, e.g. ["wins", "points"]'))
         unknown = [k for k in keys if k not in METRICS]
         if unknown:
-            raise forms.ValidationError(
-                f"unknown tie-break(s) {', '.join(unknown)}; known: {', '.join(sorted(METRICS))}")
+            raise forms.ValidationError(gettext("unknown tie-break(s) %(keys)s; known: %(known)s")
+                                        % {"keys": ", ".join(unknown), "known": ", ".join(sorted(METRICS))})
         if len(set(keys)) != len(keys):
-            raise forms.ValidationError("a tie-break is listed twice")
+            raise forms.ValidationError(gettext("a tie-break is listed twice"))
         return keys
 
 

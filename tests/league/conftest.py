@@ -33,3 +33,14 @@ def _fresh_cache():
     cache.clear()
     yield
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_after():
+    """Each test ends in the default language: a page asked in Turkish
+    leaves Turkish active in the thread (the locale middleware does not
+    switch back), and a later test's services would speak it."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()

@@ -83,6 +83,18 @@ def test_a_sheet_records_the_match_and_a_correction(okey_tournament):
     assert game.result_events.count() == 2       # a correction is an event, never an edit
 
 
+def test_tables_of_two_are_seated(make_tournament):
+    """The new tournament form takes Okey at tables of 2: four players sit
+    at two tables of two, each with its match; five cannot be split."""
+    t = make_tournament(4, rounds=1, family="okey", variant="okey", table_size=2, rules={"start_points": 6})
+    rnd = services.round_seat(tournament=t, seed="two")
+    assert [table.seats.count() for table in rnd.tables.order_by("number")] == [2, 2]
+    assert TableGame.objects.filter(table__round=rnd).count() == 2
+    five = make_tournament(5, name="Five", rounds=1, family="okey", variant="okey", table_size=2)
+    with pytest.raises(LeagueError, match="round 1: 5 players cannot be split into tables of 2 to 2 players"):
+        services.round_seat(tournament=five, seed="five")
+
+
 def test_an_okey_match_is_played_by_ai_seats_through_the_games_app(okey_tournament):
     from games.audit import audit_game
     from games.models import Event
