@@ -128,8 +128,6 @@ class _Player:
         mr = game.rules.meld_rules
         rules = game.rules
         if not game.melded[seat]:
-            if self.hold_back(game, seat, rack):
-                return None
             melds = best_cover(rack, mr)
             value = sum(meld_value(m, mr) for m in melds)
             left = sum(rack.values()) - sum(len(m) for m in melds)
@@ -146,9 +144,6 @@ class _Player:
         if game.drew_trump and sum(rest.values()) - sum(len(s) for _, s in adds) == 1:
             return None   # International: the trump may not be the last draw of an Open win
         return Move("lay", melds=tuple(melds), adds=tuple(adds))
-
-    def hold_back(self, game: AmericanGame, seat: int, rack: Counter) -> bool:
-        return False
 
     def _closed(self, game: AmericanGame, seat: int) -> Move | None:
         return None
@@ -184,7 +179,7 @@ class GreedyPlayer(_Player):
                 if any(tile in meld_tiles(m) for m in melds) or any(
                         tile in s for _, s in extensions(Counter({tile: 1}), game.table, mr, keep=0)):
                     return Move("take")
-            elif not self.hold_back(game, seat, rack):
+            else:
                 melds = best_cover(rack, mr)
                 if any(tile in meld_tiles(m) for m in melds) and \
                         sum(meld_value(m, mr) for m in melds) >= game.rules.initial_meld:
