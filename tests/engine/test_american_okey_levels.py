@@ -7,9 +7,11 @@ from collections import Counter
 
 from engine.american import AmericanGame, InternationalGame
 from engine.american import ai as am
+from engine.melds import parse_meld
 from engine.okey import OkeyGame
 from engine.okey import ai as ok
 from engine.okey.ai.eval import cover, shape
+from engine.tiles import JOKER, parse_tile
 
 
 def _american_positions(cls, seed, levels):
@@ -31,7 +33,7 @@ def test_unseen_counts_are_the_other_racks_the_pool_and_the_buried_discards():
             assert sum(am.unseen_counts(g, s)) == hidden
 
 
-def test_strong_differs_from_greedy_and_discards_by_live_outs_without_feeding():
+def test_strong_differs_from_greedy_and_discards_by_outs_without_feeding():
     differ = 0
     for k in range(3):
         for g in _american_positions(AmericanGame, f"live-{k}", ["strong", "greedy"]):
@@ -43,10 +45,68 @@ def test_strong_differs_from_greedy_and_discards_by_live_outs_without_feeding():
             greedy = am.GreedyPlayer("x").discard(g, 0)
             differ += move.tile != greedy
             nxt = 1
-            order = am.live_discard_order(g, 0)
+            order = am.outs_discard_order(g, 0)
             safe = [t for t in order if not am.feeds(g, nxt, t)]
             assert move.tile == (safe[0] if safe else order[0])
     assert differ >= 1
+
+
+def test_strong_keeps_its_new_melds_on_the_rack_until_they_go_out():
+    """After its initial meld a ``strong`` seat lays new melds only in the
+    lay that leaves it one tile to discard; greedy lays them at once."""
+    held = went_out = 0
+    for cls in (AmericanGame, InternationalGame):
+        for k in range(6):
+            for g in _american_positions(cls, f"hold-{k}", ["strong", "greedy"]):
+                if g.phase != "play" or g.to_move != 0 or not g.melded[0]:
+                    continue
+                move = am.StrongPlayer("x").choose(g)
+                if move.action != "lay":
+                    if am.best_cover(Counter(g.racks[0]), g.rules.meld_rules):
+                        held += 1
+                    continue
+                if move.melds:
+                    laid = sum(len(m) for m in move.melds) + sum(len(s) for _, s in move.adds)
+                    assert len(g.racks[0]) - laid == 1
+                    went_out += 1
+    assert held >= 5 and went_out >= 1
+
+
+def test_lay_plan_goes_out_with_a_joker_laid_onto_the_table():
+    rules = AmericanGame.BASE.meld_rules
+    table = [[1, parse_meld("[R3 R4 R5]")], [1, parse_meld("[B7 K7 O7]")]]
+    j, k11, b1 = JOKER, int(parse_tile("K11")), int(parse_tile("B1"))
+    melds, adds, left = am.lay_plan(Counter([j, k11]), table, rules)
+    assert melds == [] and left == Counter([k11]) and len(adds) == 1 and adds[0][1][0] >= 53
+    melds, adds, left = am.lay_plan(Counter([j, j, k11]), table, rules)
+    assert left == Counter([k11]) and sum(len(s) for _, s in adds) == 2
+    melds, adds, left = am.lay_plan(Counter([j, k11, b1]), table, rules)
+    assert adds == [] and sum(left.values()) == 3       # two tiles would stay: the joker is kept
+    game = AmericanGame.new(2, seed="x")
+    game.table = [list(m) for m in table]
+    game.melded = [True, True]
+    game.racks[0] = [j, k11]
+    game.phase = "play"
+    move = am.StrongPlayer("x").choose(game)
+    assert move.action == "lay" and not move.melds
+    game.push(move)
+    assert game.racks[0] == [k11]
+    game.push(am.StrongPlayer("x").choose(game))
+    assert game.is_over and game.winners == [0]
+
+
+def test_outs_count_the_unseen_tiles_that_lay_a_tile():
+    rules = AmericanGame.BASE.meld_rules
+    r9, k9, b9 = (int(parse_tile(t)) for t in ("R9", "K9", "B9"))
+    unseen = [2] * 53
+    run = [[1, parse_meld("[R5 R6 R7]")]]
+    assert am.outs(r9, Counter([r9]), run, unseen, rules) == 2          # R8 joins it to the run
+    assert am.outs(r9, Counter([r9]), [], unseen, rules) == 0
+    pair = Counter([r9, k9])
+    assert am.outs(r9, pair, [], unseen, rules) == 4                    # the two other colours' 9s
+    unseen[b9] = 0
+    assert am.outs(r9, pair, [], unseen, rules) == 2
+    assert am.outs(r9, Counter([r9, JOKER]), [], unseen, rules) > am.outs(r9, Counter([r9]), [], unseen, rules)
 
 
 def test_expert_takes_more_discards_than_strong_only_when_they_beat_a_draw_on_average():

@@ -12,23 +12,27 @@ only the trump lets it).
 - ``greedy``: takes the discard when it makes a meld with the rack; lays
   the melds that put the most tiles down as soon as the initial meld
   allows, extends the table's melds, discards the tile that fits least.
-- ``strong`` (what greedy does, and): discards the tile with the fewest
-  live ways into a meld (:func:`live_discard_order`: the unseen tiles that
-  would complete a group or run with it and one rack tile; a tile whose
-  partners are all on the table is dead) and never one that feeds the next
-  player's visible need (:func:`feeds`: a joker, or once they have melded a
-  tile that extends a meld on the table) when another is left; International:
-  holds back from laying while the rack is on its way to a closed hand (a
-  near seven pairs, one colour, all low or all high) and declares one as
-  soon as it has it.
+- ``strong``: after its initial meld it keeps its new melds on the rack
+  and lays them only in the turn they let it go out (:func:`lay_plan`); it
+  still lays what extends the table's melds. Greedy lays every meld at
+  once, and each is a meld the other players may add to: kept on the rack,
+  it is one only this seat can. It goes out with a joker laid onto a table
+  meld when a joker and one tile are all it has left (greedy never lays a
+  lone joker, and holds it). It takes the discard when it goes on the
+  table, or puts one more rack tile into melds (not after
+  :data:`TAKES_WITHOUT_DRAW` takes in a row at the table); it discards by
+  :func:`outs_discard_order` (the rack's melds kept, then the tile with the
+  fewest unseen tiles that would lay it, :func:`outs`), never a tile that
+  feeds the next player's visible need (:func:`feeds`) while another is
+  left. International: declares a closed hand when its 15 tiles are one
+  (it no longer waits for one: that lost deals).
 - ``expert`` (what strong does, and): weighs the draw over the hidden
   tiles, each unseen tile as likely as its unseen copies: it also takes
   the discard when the rack with it is nearer going out than with a tile
   drawn, on average (:func:`shed_value`), by more than a tile.
 
-Greedy lays every tile it can as soon as it may, so it never holds a tile
-that extends the table: no level's discard can feed a melded next player
-that way; the difference ``strong`` makes is which dead tile goes.
+Keeping the melds costs points when another player goes out first (the
+rack holds them); the levels are built to win deals.
 
 ``bench/ai.py`` measures them (``docs/ai.md``).
 """
@@ -38,12 +42,12 @@ from __future__ import annotations
 import random as _random
 from collections import Counter
 
-from ...melds import meld_tiles, meld_value
+from ...melds import canonical, meld_kind, meld_tiles, meld_value
 from ...tiles import JOKER
 from ..game import AmericanGame
 from ..scoring import international_points, tile_points
 from ..moves import Move
-from .melds import best_cover, candidates, extensions
+from .melds import best_cover, candidates, extensions, lay_plan
 
 __all__ = ["LEVELS", "RandomPlayer", "GreedyPlayer", "StrongPlayer", "ExpertPlayer"]
 
@@ -124,8 +128,6 @@ class _Player:
         mr = game.rules.meld_rules
         rules = game.rules
         if not game.melded[seat]:
-            if self.hold_back(game, seat, rack):
-                return None
             melds = best_cover(rack, mr)
             value = sum(meld_value(m, mr) for m in melds)
             left = sum(rack.values()) - sum(len(m) for m in melds)
@@ -142,9 +144,6 @@ class _Player:
         if game.drew_trump and sum(rest.values()) - sum(len(s) for _, s in adds) == 1:
             return None   # International: the trump may not be the last draw of an Open win
         return Move("lay", melds=tuple(melds), adds=tuple(adds))
-
-    def hold_back(self, game: AmericanGame, seat: int, rack: Counter) -> bool:
-        return False
 
     def _closed(self, game: AmericanGame, seat: int) -> Move | None:
         return None
@@ -180,7 +179,7 @@ class GreedyPlayer(_Player):
                 if any(tile in meld_tiles(m) for m in melds) or any(
                         tile in s for _, s in extensions(Counter({tile: 1}), game.table, mr, keep=0)):
                     return Move("take")
-            elif not self.hold_back(game, seat, rack):
+            else:
                 melds = best_cover(rack, mr)
                 if any(tile in meld_tiles(m) for m in melds) and \
                         sum(meld_value(m, mr) for m in melds) >= game.rules.initial_meld:
@@ -226,44 +225,6 @@ def unseen_counts(game: AmericanGame, seat: int) -> list[int]:
     return [max(0, k) for k in counts]
 
 
-def live_discard_order(game: AmericanGame, seat: int) -> list[int]:
-    """The seat's different tiles, the one with the fewest ways into a meld
-    first: a tile in a meld the rack can make is kept; otherwise a tile
-    counts the unseen tiles that would complete a group or run with it and
-    one rack tile (a tile whose partners are all on the table or on the
-    rack already is dead), then its neighbours on the rack; most points go
-    first among equals; never a joker while another tile is left."""
-    rack = Counter(game.racks[seat])
-    mr = game.rules.meld_rules
-    useful: Counter = Counter()
-    for m in candidates(rack, mr):
-        useful.update(set(meld_tiles(m)))
-    unseen = unseen_counts(game, seat)
-    points = international_points if game.rules.international else tile_points
-
-    def outs(t: int) -> int:
-        if t == JOKER:
-            return 99
-        c, n = divmod(t, 13)
-        total = 0
-        for u in rack:
-            if u == JOKER or u == t:
-                continue
-            cu, nu = divmod(u, 13)
-            if nu == n and cu != c:          # a pair of a group: the two other colours
-                total += sum(unseen[k * 13 + n] for k in range(4) if k not in (c, cu))
-            elif cu == c and 0 < abs(nu - n) <= 2:   # two of a run: the tiles around them
-                lo, hi = min(n, nu), max(n, nu)
-                need = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
-                total += sum(unseen[c * 13 + x] for x in need if 0 <= x <= 12)
-        return total
-
-    def fit(t: int) -> tuple:
-        return (t == JOKER, useful[t] > 0, outs(t), -points(t, 30), t)
-
-    return sorted(rack, key=fit)
-
-
 def feeds(game: AmericanGame, seat: int, tile: int) -> bool:
     """Whether ``tile``, discarded, meets ``seat``'s visible need: ``seat``
     has made its initial meld and the tile extends a meld on the table (it
@@ -275,14 +236,140 @@ def feeds(game: AmericanGame, seat: int, tile: int) -> bool:
     return bool(extensions(Counter({tile: 1}), game.table, game.rules.meld_rules, keep=0))
 
 
+def outs(tile: int, rack: Counter, table: list, unseen: list[int], rules) -> int:
+    """The unseen tiles (each counted as often as its unseen copies) that
+    would let ``tile`` be laid: with another rack tile into a group or run,
+    with a rack joker and it, or together with it at the end of a run on
+    ``table`` (a run ``R5 R6 R7`` and ``R9`` on the rack: ``R8``). A joker
+    counts as having every out."""
+    if tile == JOKER:
+        return 10_000
+    c, n = divmod(tile, 13)
+    high_one = rules.one_in_runs != "low"
+    want: set[int] = set()
+    for u in rack:
+        if u == JOKER or u == tile:
+            continue
+        cu, nu = divmod(u, 13)
+        if nu == n and cu != c:                      # two of a group: the other colours
+            want.update(k * 13 + n for k in range(4) if k not in (c, cu))
+        elif cu == c and 0 < abs(nu - n) <= 2:       # two of a run: the tiles around them
+            lo, hi = min(n, nu), max(n, nu)
+            need = [lo + 1] if hi - lo == 2 else [lo - 1, hi + 1]
+            want.update(c * 13 + x for x in need if 0 <= x <= 12)
+            if high_one and hi == 12 and lo >= 11:   # 12-13 and a high 1
+                want.add(c * 13)
+    if rack.get(JOKER, 0):
+        want.update(k * 13 + n for k in range(4) if k != c)
+        want.update(c * 13 + x for x in range(n - 2, n + 3) if 0 <= x <= 12 and x != n)
+    for _, m in table:
+        if meld_kind(m, rules) != "run":
+            continue
+        for x in (n - 1, n + 1):
+            if 0 <= x <= 12 and meld_kind(canonical(list(m) + [tile, c * 13 + x]), rules):
+                want.add(c * 13 + x)
+    want.discard(tile)
+    return sum(unseen[u] for u in want)
+
+
+def outs_discard_order(game: AmericanGame, seat: int) -> list[int]:
+    """The seat's different tiles, the first to discard first (``strong``'s
+    order). The rack's melds (:func:`best_cover`, all its tiles) are kept;
+    among the rest (never a joker while another tile is left), the tile
+    with the fewest :func:`outs` goes first, a tile in some meld the rack
+    could make last; among equals, after the initial meld the most points
+    first (what a loser pays), before it the fewest (the initial meld is
+    counted in points). When every tile is in the melds, the tile whose
+    loss keeps the most tiles in melds goes."""
+    rack = Counter(game.racks[seat])
+    mr = game.rules.meld_rules
+    cover = best_cover(rack, mr, keep=0)
+    covered: Counter = Counter()
+    for m in cover:
+        covered.update(meld_tiles(m))
+    spare = +(rack - covered)
+    useful: Counter = Counter()
+    for m in candidates(rack, mr):
+        useful.update(set(meld_tiles(m)))
+    unseen = unseen_counts(game, seat)
+    points = international_points if game.rules.international else tile_points
+    opened = game.melded[seat]
+    sign = -1 if opened else 1
+    table = game.table if opened else []
+
+    def key(t: int) -> tuple:
+        return (t == JOKER, covered[t] > 0 and not spare[t], useful[t] > 0,
+                outs(t, rack, table, unseen, mr), sign * points(t, 30), t)
+
+    order = sorted(set(rack), key=key)
+    if order and order[0] != JOKER and covered[order[0]] and not spare[order[0]]:
+        def kept(t: int) -> tuple:
+            less = Counter(rack)
+            less[t] -= 1
+            return (t == JOKER, -sum(len(m) for m in best_cover(+less, mr, keep=0)), key(t))
+
+        order = sorted(set(rack), key=kept)
+    return order
+
+
+TAKES_WITHOUT_DRAW = 4   # takes in a row at the table after which ``strong`` draws
+
+
+def takes_in_a_row(game: AmericanGame) -> int:
+    """The discards taken at the table since the last tile drawn (public)."""
+    k = 0
+    for m in reversed(game.move_stack):
+        if m == "take":
+            k += 1
+        elif m == "draw" or m.startswith("trump"):
+            break
+    return k
+
+
+def covered(rack: Counter, rules) -> int:
+    """How many of the rack's tiles its melds hold (:func:`best_cover`)."""
+    return sum(len(m) for m in best_cover(rack, rules, keep=0))
+
+
 class StrongPlayer(GreedyPlayer):
-    """Greedy, and: its discards do not feed the next player's visible need
-    (:func:`feeds`) when another tile fits as little; International: waits
-    for a closed hand when the rack is near one, declares it when it has
-    it."""
+    """Greedy, and: after its initial meld it keeps its new melds on the
+    rack until they let it go out (the table's melds still take its
+    tiles), so the other players have only the melds they laid to add to;
+    it goes out with a joker laid onto the table when a joker and one tile
+    are all it has left; it discards by :func:`outs_discard_order`, never a
+    tile that feeds the next player's visible need (:func:`feeds`) while
+    another is left. International: declares a closed hand when its 15
+    tiles are one."""
+
+    def draw(self, game: AmericanGame, seat: int) -> Move:
+        """Take the discard when it goes on the table this turn (an
+        addition to the table's melds, or a going out), or when it puts
+        one more rack tile into melds (the rack's :func:`best_cover`): a
+        tile kept with its meld. Never after :data:`TAKES_WITHOUT_DRAW`
+        takes in a row at the table (the moves are public): two seats
+        that keep their melds could otherwise pass tiles back and forth
+        and never draw."""
+        tile = game.takeable()
+        if tile is None:
+            return super(GreedyPlayer, self).draw(game, seat)
+        if game.pool and takes_in_a_row(game) >= TAKES_WITHOUT_DRAW:
+            return Move("draw")
+        mr = game.rules.meld_rules
+        rack = Counter(game.racks[seat])
+        more = Counter(rack)
+        more[tile] += 1
+        if game.melded[seat]:
+            if extensions(Counter({tile: 1}), game.table, mr, keep=0) or \
+                    sum(lay_plan(more, game.table, mr)[2].values()) == 1:
+                return Move("take")
+        if covered(more, mr) > covered(rack, mr):
+            if game.melded[seat] or sum(meld_value(m, mr) for m in best_cover(more, mr, keep=0)) \
+                    >= game.rules.initial_meld:
+                return Move("take")
+        return super(GreedyPlayer, self).draw(game, seat)
 
     def discard(self, game: AmericanGame, seat: int) -> int:
-        order = live_discard_order(game, seat)
+        order = outs_discard_order(game, seat)
         nxt = (seat + 1) % game.n
         safe = [t for t in order if not feeds(game, nxt, t)]
         return safe[0] if safe else order[0]
@@ -292,16 +379,24 @@ class StrongPlayer(GreedyPlayer):
             return None
         return best_closed(game, seat)
 
-    def hold_back(self, game: AmericanGame, seat: int, rack: Counter) -> bool:
-        if not game.rules.international or game.pool and len(game.pool) < 14:
-            return False
-        tiles = [t for t in rack.elements() if t != JOKER]
-        pairs = sum(k // 2 for t, k in Counter(tiles).items())
-        colours = Counter(t // 13 for t in tiles).most_common(1)
-        low = sum(1 for t in tiles if t % 13 + 1 <= 9)
-        return pairs >= 5 or (colours and colours[0][1] >= 11) or low >= 13
+    def _going_out(self, game: AmericanGame, seat: int, rack: Counter):
+        melds, adds, left = lay_plan(rack, game.table, game.rules.meld_rules)
+        if sum(left.values()) != 1:
+            return None
+        return melds, adds, next(iter(left))
 
-
+    def _lay(self, game: AmericanGame, seat: int, rack: Counter) -> Move | None:
+        if not game.melded[seat]:
+            return super()._lay(game, seat, rack)
+        melds, adds, left = lay_plan(rack, game.table, game.rules.meld_rules)
+        out = sum(left.values()) == 1
+        if game.drew_trump and out:
+            return None   # International: the trump may not be the last draw of an Open win
+        if not out:
+            melds = []    # kept on the rack: laid the turn they go out
+        if not melds and not adds:
+            return None
+        return Move("lay", melds=tuple(melds), adds=tuple(adds))
 
 
 def best_closed(game: AmericanGame, seat: int) -> Move | None:
@@ -379,20 +474,20 @@ def expected_after_draw(game: AmericanGame, seat: int, rack: Counter, unseen: li
 class ExpertPlayer(StrongPlayer):
     """``strong``, and the draw weighed over the hidden tiles (each unseen
     tile as likely as its unseen copies, :func:`unseen_counts`): besides the
-    discards ``strong`` takes (those that go on the table this turn), it
-    takes one when the rack with it is nearer going out
-    (:func:`shed_value`) than the rack with a tile drawn, on average, by
-    more than :data:`TAKE_MARGIN` tiles.
+    discards ``strong`` takes, it takes one when the rack with it is nearer
+    going out (:func:`shed_value`) than the rack with a tile drawn, on
+    average, by more than :data:`TAKE_MARGIN` tiles.
 
     Measured (``docs/ai.md``): weighing the discard the same way (the tile
     whose loss leaves the rack nearest going out after the next draw) and a
-    smaller margin both lost games to ``greedy``; this does not, and wins
-    no more either."""
+    smaller margin both lost games to ``greedy`` when every level laid its
+    melds at once."""
 
     def draw(self, game: AmericanGame, seat: int) -> Move:
         base = super().draw(game, seat)
         tile = game.takeable()
-        if tile is None or not game.pool or base.action == "take":
+        if tile is None or not game.pool or base.action == "take" \
+                or takes_in_a_row(game) >= TAKES_WITHOUT_DRAW:
             return base
         rack = Counter(game.racks[seat])
         with_take = Counter(rack)

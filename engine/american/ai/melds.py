@@ -112,3 +112,55 @@ def extensions(rack: Counter, table: list, rules: MeldRules, *, keep: int = 1) -
                     out.setdefault(i + 1, []).append(t)
                     changed = True
     return [(n, tuple(ts)) for n, ts in sorted(out.items())]
+
+
+def joker_slot(meld: tuple, rules: MeldRules) -> int | None:
+    """A slot in which a joker extends ``meld`` (a run's end, a group's
+    missing colour), or ``None``."""
+    for s in _JOKER_SLOTS:
+        if meld_kind(canonical(list(meld) + [s]), rules):
+            return s
+    return None
+
+
+_JOKER_SLOTS = list(range(RUN_JOKER, RUN_JOKER + 52)) + list(range(GROUP_JOKER, GROUP_JOKER + 13))
+
+
+def lay_plan(rack: Counter, table: list, rules: MeldRules) -> tuple[list[tuple], list[tuple[int, tuple]], Counter]:
+    """What the rack can lay now, keeping one tile to discard: the melds of
+    :func:`best_cover`, the additions of the rest to the table's melds
+    (:func:`extensions`), and the tiles left. When only jokers and one other
+    tile are left, the jokers go onto the table's melds too (a joker extends
+    almost any meld), so the rack goes out with that tile's discard."""
+    melds = best_cover(rack, rules)
+    rest = Counter(rack)
+    for m in melds:
+        rest.subtract(Counter(meld_tiles(m)))
+    rest = +rest
+    adds = extensions(rest, table, rules)
+    left = Counter(rest)
+    for _, s in adds:
+        left.subtract(Counter(s))
+    left = +left
+    jokers = left.get(JOKER, 0)
+    others = sum(left.values()) - jokers
+    need = jokers if others == 1 else jokers - 1
+    if jokers and others <= 1 and need > 0:
+        grown = {i + 1: m for i, (_, m) in enumerate(table)}
+        added = {n: list(s) for n, s in adds}
+        for n, s in added.items():
+            grown[n] = canonical(list(grown[n]) + s)
+        placed = 0
+        for n in sorted(grown):
+            while placed < need:
+                s = joker_slot(grown[n], rules)
+                if s is None:
+                    break
+                grown[n] = canonical(list(grown[n]) + [s])
+                added.setdefault(n, []).append(s)
+                placed += 1
+        if placed == need:
+            adds = [(n, tuple(s)) for n, s in sorted(added.items())]
+            left[JOKER] -= need
+            left = +left
+    return melds, adds, left
