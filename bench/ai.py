@@ -72,6 +72,8 @@ PAIRINGS = [
     Pairing("international-2p", "international-rummikub", 2, "expert", "greedy", 400),
     Pairing("american-2p", "american", 2, "strong", "greedy", 1000),
     Pairing("american-expert-2p", "american", 2, "expert", "greedy", 400),
+    Pairing("american-4p", "american", 4, "strong", "greedy", 400),
+    Pairing("international-4p", "international-rummikub", 4, "expert", "greedy", 240),
     Pairing("okey-4p", "okey", 4, "expert", "greedy", 400),
     Pairing("okey-expert-strong", "okey", 4, "expert", "strong", 400),
     Pairing("okey-pairs-4p", "okey", 4, "expert", "greedy", 200, (("seven_pairs", True),)),
