@@ -34,8 +34,9 @@ from typing import Any
 
 from .errors import EngineError
 
-#: bumped whenever a family's judging changes what an analysis says
-ANALYSIS_VERSION = 1
+#: bumped whenever a family's judging changes what an analysis says (2: the
+#: reasons carry their ``params``)
+ANALYSIS_VERSION = 2
 MARKS = ("best", "inaccuracy", "miss")
 SERIES_KINDS = ("tiles_left", "distance_to_win", "points_in_hand")
 
@@ -68,19 +69,27 @@ def solver_version() -> str:
 @dataclass(frozen=True)
 class Reason:
     """Why a turn is marked: ``code`` for programs (``"could-go-out"``),
-    ``text`` for people, and the mark it gives (``"miss"`` or
-    ``"inaccuracy"``)."""
+    ``text`` for people (in English), the mark it gives (``"miss"`` or
+    ``"inaccuracy"``), and ``params``: the values the sentence names (counts,
+    tiles or cards and moves in the family's notation, JSON-safe), by name,
+    so that a page can say the same sentence in its reader's language.
+    What each name means, by code, is in ``docs/analysis.md``: a name
+    ending in ``tiles`` is a count of tiles (said ``1 tile``, ``3 tiles``:
+    :func:`tiles`), ``did`` what a turn did instead (:data:`DID`)."""
 
     code: str
     text: str
     mark: str = "inaccuracy"
+    params: dict[str, Any] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, str]:
-        return {"code": self.code, "text": self.text, "mark": self.mark}
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "text": self.text, "mark": self.mark, "params": dict(self.params)}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Reason":
-        return cls(d["code"], d["text"], d.get("mark", "inaccuracy"))
+        """The reason back from :meth:`to_dict`; a dict stored before the
+        reasons had params gives empty ``params``."""
+        return cls(d["code"], d["text"], d.get("mark", "inaccuracy"), dict(d.get("params") or {}))
 
 
 def tiles(n: int) -> str:
@@ -88,12 +97,17 @@ def tiles(n: int) -> str:
     return f"{n} tile" if n == 1 else f"{n} tiles"
 
 
-def miss(code: str, text: str) -> Reason:
-    return Reason(code, text, "miss")
+#: what a turn did instead of a better play (a reason's ``did`` param), in words
+DID = {"draw": "drew", "pass": "passed", "timeout": "ran out of time",
+       "penalty": "took a penalty", "play": "played"}
 
 
-def inaccuracy(code: str, text: str) -> Reason:
-    return Reason(code, text, "inaccuracy")
+def miss(code: str, text: str, **params) -> Reason:
+    return Reason(code, text, "miss", params)
+
+
+def inaccuracy(code: str, text: str, **params) -> Reason:
+    return Reason(code, text, "inaccuracy", params)
 
 
 def mark_of(reasons) -> str:

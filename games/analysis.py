@@ -201,12 +201,14 @@ def analysis_page(game: Game, names: dict[int, str]) -> dict[str, Any] | None:
 
     ``{"marks": {version: turn}, "turns": [...], "mistakes": [versions],
     "summary": [...], "chart": svg, "series_kind"}``: every event of a
-    judged turn maps to that turn (``mark``, ``best``, ``reasons``, ``seat``,
+    judged turn maps to that turn (``mark``, ``best``, ``reasons`` in the
+    active language (:func:`games.analysis_words.reason_text`), ``seat``,
     ``name``, ``first`` the turn's first event).
 
     :raises AnalysisNotReady: the game is not over.
     """
     from .analysis_chart import series_chart
+    from .analysis_words import reason_text
 
     try:
         a = analysis_requested(game)
@@ -222,7 +224,7 @@ def analysis_page(game: Game, names: dict[int, str]) -> dict[str, Any] | None:
             continue
         item = {"first": span[0], "last": span[-1], "seat": t.seat, "name": names.get(t.seat, f"seat {t.seat}"),
                 "mark": t.mark, "played": t.played, "best": t.best,
-                "reasons": [r.text for r in t.reasons]}
+                "reasons": [reason_text(r) for r in t.reasons]}
         turns.append(item)
         for v in span:
             marks[v] = item

@@ -133,29 +133,32 @@ def _judge(game, t: _Turn) -> tuple:
     possible = laid
     if t.trump is not None and "trump" not in actions:
         reasons.append(miss("held-back-trump", f"could have taken the trump and gone out "
-                                               f"({t.trump}) but {actions[0]} instead"))
+                                               f"({t.trump}) but {actions[0]} instead",
+                            move=str(t.trump), action=actions[0]))
         best = str(t.trump)
         possible = max(possible, sum(len(m) for m in t.trump.melds)
                        + sum(len(s) for _, s in t.trump.adds))
     closed_won = won and game.win.get("kind") == "closed"     # declared, or laid at once
     if t.closed is not None and not closed_won:
         reasons.append(miss("closed-hand-missed", f"could have declared a closed hand "
-                                                  f"({t.closed})"))
+                                                  f"({t.closed})", move=str(t.closed)))
         best = best or str(t.closed)
         possible = max(possible, 14)
     if not won:
         if out:
             reasons.append(miss("could-go-out", f"could have gone out: every tile but one "
-                                                f"could be laid ({' ; '.join(map(str, moves))})"))
+                                                f"could be laid ({' ; '.join(map(str, moves))})",
+                                moves=" ; ".join(map(str, moves))))
         elif laid and not t.made and not t.melded_before:
             reasons.append(miss("could-open", f"could have made the initial meld with "
-                                              f"{tiles(laid)} ({moves[0]})"))
+                                              f"{tiles(laid)} ({moves[0]})", tiles=laid, move=str(moves[0])))
         elif laid and not t.made:
             reasons.append(inaccuracy("laid-nothing", f"laid nothing while {tiles(laid)} could "
-                                                      f"be laid ({moves[0]})"))
+                                                      f"be laid ({moves[0]})", tiles=laid, move=str(moves[0])))
         elif t.made < laid:
             reasons.append(inaccuracy("fewer-tiles", f"laid {tiles(t.made)} where {laid} could "
-                                                     f"be laid ({moves[0]})"))
+                                                     f"be laid ({moves[0]})",
+                                      tiles=t.made, best=laid, move=str(moves[0])))
         if best is None and moves and reasons:
             best = " ; ".join(map(str, moves))
     return best, reasons, max(possible, t.made)

@@ -97,16 +97,18 @@ def _judge_turn(it: _Item) -> None:
     played, moves, out, down = it.could or (0, [], False, None)
     actions = [p.split()[1] for p in it.played]
     if out and not it.out:
-        it.reasons.append(miss("could-go-out", "could have gone out this turn: "
-                                               + " ; ".join(m.body() for m in moves)))
+        plays = " ; ".join(m.body() for m in moves)
+        it.reasons.append(miss("could-go-out", "could have gone out this turn: " + plays, moves=plays))
         it.best = " ; ".join(str(m) for m in moves)
     elif down is not None and "down" not in actions:
         it.reasons.append(miss("could-go-down", f"held the contract and did not go down "
-                                                f"({down.body()})"))
+                                                f"({down.body()})", move=down.body()))
         it.best = str(down)
     elif it.made < played and not it.out:
+        plays = " ; ".join(m.body() for m in moves)
         it.reasons.append(inaccuracy("fewer-cards", f"played {it.made} cards where {played} "
-                                                    f"could go: " + " ; ".join(m.body() for m in moves)))
+                                                    f"could go: " + plays,
+                                     cards=it.made, best=played, moves=plays))
         it.best = " ; ".join(str(m) for m in moves)
     it.figures["possible"] = max(played, it.made)
 
@@ -157,7 +159,8 @@ def analyse(source) -> GameAnalysis:
                 if game.table and plays(move.card, game.table) and \
                         not all(plays(c, game.table) for c in hand):
                     cur.reasons.append(inaccuracy("player-discarded", f"discarded {TEXT[move.card]}, "
-                                                  f"which played on a meld on the table"))
+                                                  f"which played on a meld on the table",
+                                                  card=TEXT[move.card]))
         size = len(game.hands[actor])
         push_checked(game, move, turn)
         ended = game.over or game.hand_no != hand_no
@@ -179,7 +182,9 @@ def analyse(source) -> GameAnalysis:
                 it, card, _ = feeder
                 it.reasons.append(inaccuracy("fed-next-player", f"seat {cur.seat} took the "
                                              f"discard {TEXT[card]} and went "
-                                             f"{'out' if cur.out else 'down'} with it"))
+                                             f"{'out' if cur.out else 'down'} with it",
+                                             seat=cur.seat, card=TEXT[card],
+                                             went="out" if cur.out else "down"))
             last_discard = (cur, move.card) if move.action == "discard" and not ended else None
             pts = game.results[-1]["points"][cur.seat] if ended else _hand_points(game, cur.seat)
             cur.figures.update(hand=hand_no + 1, points_in_hand=pts,
@@ -213,10 +218,10 @@ def _end_hand(game, items: list[_Item], hand_no: int) -> None:
         it.figures.update(hand=hand_no + 1, bought=[TEXT[c] for c in sorted(it.got.elements())],
                           cost=cost)
         if it.got and kept == it.got:
-            it.reasons.append(inaccuracy("buy-cost", f"the buy brought "
-                                         f"{' '.join(TEXT[c] for c in sorted(it.got.elements()))}; "
+            bought = " ".join(TEXT[c] for c in sorted(it.got.elements()))
+            it.reasons.append(inaccuracy("buy-cost", f"the buy brought {bought}; "
                                          f"all were still in hand when the hand ended, "
-                                         f"costing {cost} points"))
+                                         f"costing {cost} points", cards=bought, points=cost))
 
 
 __all__ = ["analyse"]

@@ -90,23 +90,27 @@ def _judge(t: _Turn, okey: int):
     if fin and last[0] == "discard":
         tile = _finish_tile(fin, okey)
         reasons.append(miss("win-not-declared", f"held a winning hand: finish {tile_text(tile)} "
-                                                f"would have won"))
+                                                f"would have won", tile=tile_text(tile)))
         best = f"finish {tile_text(tile)}"
     if t.take_wins is not None and "draw" in actions and last[0] != "finish":
         reasons.append(miss("win-by-take-missed", f"taking the discard made a winning hand "
-                                                  f"(finish {tile_text(t.take_wins)})"))
+                                                  f"(finish {tile_text(t.take_wins)})",
+                            tile=tile_text(t.take_wins)))
         best = best or f"take ; finish {tile_text(t.take_wins)}"
     if last[0] == "discard" and last[1] == tile_text(okey):
-        reasons.append(inaccuracy("okey-discarded", f"threw away the okey ({tile_text(okey)})"))
+        reasons.append(inaccuracy("okey-discarded", f"threw away the okey ({tile_text(okey)})",
+                                  tile=tile_text(okey)))
     if not fin and last[0] == "discard" and t.after > best_after:
         reasons.append(inaccuracy("discard-worse", f"discarding {tile_text(best_tile)} left the "
-                                                   f"hand {best_after} from a win, not {t.after}"))
+                                                   f"hand {best_after} from a win, not {t.after}",
+                                  tile=tile_text(best_tile), best=best_after, made=t.after))
         best = best or f"discard {tile_text(best_tile)}"
     if t.take is not None and "draw" in actions and t.take_wins is None \
             and t.take[0] < t.before and t.take[0] < t.after:
         reasons.append(inaccuracy("take-better", f"taking the discard and discarding "
                                                  f"{tile_text(t.take[1])} would have left the hand "
-                                                 f"{t.take[0]} from a win; the turn ended {t.after}"))
+                                                 f"{t.take[0]} from a win; the turn ended {t.after}",
+                                  tile=tile_text(t.take[1]), best=t.take[0], made=t.after))
         best = best or f"take ; discard {tile_text(t.take[1])}"
     nearest = min(best_after, t.take[0] if t.take else best_after, 0 if t.take_wins is not None else HAND)
     return best, reasons, max(0, t.before - t.after), max(0, t.before - nearest), best_after

@@ -24,7 +24,7 @@ player placed more than the solver found, the play made is the best.
 
 from __future__ import annotations
 
-from ..analysis import (GameAnalysis, SeriesBuilder, engine_version, inaccuracy, judged, tiles,
+from ..analysis import (DID, GameAnalysis, SeriesBuilder, engine_version, inaccuracy, judged, tiles,
                         load_game, miss, need_over, parse_checked, push_checked, solver_version)
 from ..melds import meld_tiles
 from ..tiles import face_value, tiles_of
@@ -95,20 +95,25 @@ def judge_move(game, turn: int, move):
         left_n, left_v = best_n - made_n, best_v - made_v
         if best_n == len(rack):
             reasons.append(miss("could-go-out", f"could have gone out: all {tiles(best_n)} of the "
-                                                f"rack fitted ({best_move})"))
+                                                f"rack fitted ({best_move})",
+                                tiles=best_n, move=str(best_move)))
         elif not opened and made_n == 0:
             reasons.append(miss("could-open", f"could have opened with {tiles(best_n)} worth "
                                               f"{best_v} (the initial meld needs "
-                                              f"{game.rules.initial_meld}) but {_did(move)}"))
+                                              f"{game.rules.initial_meld}) but {DID[_did(move)]}",
+                                tiles=best_n, value=best_v, need=game.rules.initial_meld, did=_did(move)))
         elif made_n == 0:
             reasons.append(inaccuracy("drew-while-play-existed",
-                                      f"{_did(move)} while a play of {tiles(best_n)} existed"))
+                                      f"{DID[_did(move)]} while a play of {tiles(best_n)} existed",
+                                      did=_did(move), tiles=best_n))
         elif left_n > 0:
             reasons.append(inaccuracy("fewer-tiles", f"placed {tiles(made_n)} where {best_n} fitted: "
-                                                     f"{tiles(left_n)} worth {left_v} left behind"))
+                                                     f"{tiles(left_n)} worth {left_v} left behind",
+                                      tiles=made_n, best=best_n, left_tiles=left_n, left_value=left_v))
         else:
             reasons.append(inaccuracy("less-value", f"placed {tiles(made_n)} worth {made_v} where "
-                                                    f"{best_n} worth {best_v} fitted"))
+                                                    f"{best_n} worth {best_v} fitted",
+                                      tiles=made_n, value=made_v, best=best_n, best_value=best_v))
     figures = {"tiles_before": len(rack), "placed_value": made_v, "best_tiles": best_n,
                "best_value": best_v, "left_behind": best_n - made_n,
                "left_behind_value": max(0, best_v - made_v), "opened": opened}
@@ -116,8 +121,8 @@ def judge_move(game, turn: int, move):
 
 
 def _did(move) -> str:
-    return {"draw": "drew", "pass": "passed", "timeout": "ran out of time",
-            "penalty": "took a penalty"}.get(move.kind, "played")
+    """What the turn did instead, a key of :data:`engine.analysis.DID`."""
+    return move.kind if move.kind in DID else "play"
 
 
 def analyse(source) -> GameAnalysis:

@@ -112,6 +112,24 @@ def test_analysis_is_deterministic_and_round_trips_json():
     assert a.solver_version == solver_version() and "analysis" in a.engine_version
 
 
+def test_a_reason_keeps_the_values_it_names_and_an_older_one_reads_without():
+    a = analyse(MISTAKES)
+    t = by_turn(a)
+    assert [(r.code, r.params) for r in t[1].reasons] == [
+        ("fewer-tiles", {"tiles": 3, "best": 4, "left_tiles": 1, "left_value": 9})]
+    assert t[1].reasons[0].text == "placed 3 tiles where 4 fitted: 1 tile worth 9 left behind"
+    assert [r.params["did"] for r in t[3].reasons] == ["draw"] and t[3].reasons[0].text.startswith("drew ")
+    assert t[5].reasons[0].params["move"] == t[5].best
+    stored = json.loads(a.to_json())
+    assert [r["params"] for r in stored["turns"][0]["reasons"]] == [t[1].reasons[0].params]
+    for turn in stored["turns"]:                 # an analysis stored before reasons had params
+        for r in turn["reasons"]:
+            del r["params"]
+    old = GameAnalysis.from_dict(stored)
+    assert [(r.code, r.text, r.mark, r.params) for r in old.turns[0].reasons] == \
+        [("fewer-tiles", t[1].reasons[0].text, "inaccuracy", {})]
+
+
 def test_a_game_not_over_is_refused():
     g = SabraGame.new(2, seed="club-night-1")
     g.push("draw")

@@ -76,6 +76,20 @@ def test_a_stored_analysis_of_an_older_head_is_made_again(finished):
     assert GameAnalysisRow.objects.get(pk=row.pk).head_hash != "0" * 64
 
 
+def test_an_analysis_stored_before_reasons_had_params_is_made_again(finished):
+    row = analysis.analysis_build(game=finished)
+    old = json.loads(json.dumps(row.data))
+    for turn in old["turns"]:
+        for r in turn["reasons"]:
+            del r["params"]
+    GameAnalysisRow.objects.filter(pk=row.pk).update(data=old, engine_version="tablekeeper 0.1, analysis 1")
+    a = analysis.analysis_of(finished)
+    assert a.engine_version != "tablekeeper 0.1, analysis 1"
+    reasons = [r for t in a.turns for r in t.reasons]
+    assert reasons and all(r.params for r in reasons)
+    assert GameAnalysisRow.objects.get(pk=row.pk).data == row.data
+
+
 def test_the_api_answers_once_the_game_is_over(api, finished):
     answer = api.get(f"/api/games/{finished.pk}/analysis/")
     assert answer.status_code == 200
@@ -140,6 +154,33 @@ def test_the_replay_marks_each_turn_and_links_the_mistakes(client, finished):
     board = at_mistake.split('id="better-board"', 1)[1].split("</div></div>", 1)[0]
     assert [TITLES.findall(m) for m in re.findall(r'<div class="meld">(.*?)</div>', board, re.S)] == \
         [canon(m) for m in view["table"]]
+
+
+@pytest.mark.parametrize("lang", ["nl", "tr"])
+def test_the_replay_says_the_reasons_in_the_pages_language(client, finished, lang):
+    """The engine says a reason in English; a Dutch or Turkish replay page
+    says it in Dutch or Turkish, the notation it names kept as it is."""
+    from django.utils import translation
+
+    from games.analysis_words import reason_text
+
+    a = analysis.analysis_of(finished)
+    mistakes = analysis.analysis_page(finished, {0: "Ann", 1: "Ben"})["mistakes"]
+    try:
+        for first in mistakes[:4]:
+            turn = next(t for t in a.turns if analysis.move_versions(finished)[t.turn - 1] == first)
+            html = client.get(f"/games/{finished.pk}/?at={first}", HTTP_ACCEPT_LANGUAGE=lang).content.decode()
+            shown = re.findall(r"<li>(.*?)</li>", html.split('<ul class="reasons">', 1)[1].split("</ul>", 1)[0])
+            with translation.override(lang):
+                said = [reason_text(r) for r in turn.reasons]
+            assert shown == [escape(s, quote=True) for s in said] and shown
+            for r in turn.reasons:
+                assert r.params and escape(r.text, quote=True) not in html, r.text
+        english = client.get(f"/games/{finished.pk}/?at={mistakes[0]}", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+        first_turn = next(t for t in a.turns if t.mark != "best")
+        assert escape(first_turn.reasons[0].text, quote=True) in english
+    finally:
+        translation.deactivate()
 
 
 def test_a_variant_without_an_analyser_has_none_and_its_pages_still_draw(api, client, new_game):
