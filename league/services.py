@@ -31,28 +31,9 @@ from games.services import game_create
 from . import manager, seating_reads, selectors
 from .models import (Club, Entry, Player, Result, ResultEvent, Round, Seat,
                      TableGame, Tournament)
+from .refusals import LeagueError, engine_refusal, seating_refusal
 from .seating import SeatingError
 from .standings import StandingsError, check_precedence
-
-
-class LeagueError(ValueError):
-    """Something an official can fix: the message says what."""
-
-
-def _seating_refusal(number: int, exc: SeatingError) -> LeagueError:
-    """A seating the players cannot have, for round ``number``, in the
-    reader's language (:mod:`league.seating` marks its sentences for the
-    catalogues and keeps their values apart)."""
-    text = gettext(exc.message) % exc.params if exc.params else gettext(exc.message)
-    return LeagueError(gettext("round %(n)s: %(error)s") % {"n": number, "error": text})
-
-
-def _engine_refusal(game: TableGame, exc: Exception) -> LeagueError:
-    """The engine's refusal about ``game``, in the reader's language where
-    the catalogue has it (:func:`games.refusals.engine_error_text`)."""
-    from games.refusals import engine_error_text
-
-    return LeagueError(gettext("%(game)s: %(error)s") % {"game": game, "error": engine_error_text(exc)})
 
 
 # --- people and entries -----------------------------------------------------------
@@ -196,7 +177,7 @@ def round_seat(*, tournament: Tournament, seed: str | None = None) -> Round:
             rnd = manager.create_round_seating(tournament=tournament, number=number,
                                                seed=seed)
         except SeatingError as exc:
-            raise _seating_refusal(number, exc) from None
+            raise seating_refusal(number, exc) from None
         if tournament.status == Tournament.Status.DRAFT:
             tournament.status = Tournament.Status.RUNNING
             tournament.save(update_fields=["status"])
@@ -257,7 +238,7 @@ def round_reseat(*, round: Round, seed: str | None = None) -> Round:
             return manager.create_round_seating(tournament=tournament, number=number,
                                                 seed=seed or secrets.token_hex(8))
         except SeatingError as exc:
-            raise _seating_refusal(number, exc) from None
+            raise seating_refusal(number, exc) from None
 
 
 def seating_conflict_add(*, tournament: Tournament, player_a: Player, player_b: Player,
@@ -412,7 +393,7 @@ def score_sheet_check(*, game: TableGame, sheet: dict | None = None, racks: Sequ
             parts, seats=game.table.seats.count(), variant=tournament.variant, rules=tournament.rules,
             first=game.first)
     except EngineError as exc:
-        raise _engine_refusal(game, exc) from None
+        raise engine_refusal(game, exc) from None
 
 
 def result_record_from_stream(*, game: TableGame, actor: str = "system",
@@ -447,7 +428,7 @@ def result_record_from_stream(*, game: TableGame, actor: str = "system",
         scores, winners = family_for(tournament.family).stream_result(
             raw, variant=tournament.variant, rules=tournament.rules)
     except EngineError as exc:
-        raise _engine_refusal(game, exc) from None
+        raise engine_refusal(game, exc) from None
     # the stream's head as recorded with the result: the games audit checks
     # that the stream still reaches it (league.witness)
     head = Event.objects.filter(game=stream, version=stream.version).values_list("hash", flat=True).first()
