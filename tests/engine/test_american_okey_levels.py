@@ -98,12 +98,14 @@ def test_okey_distance_and_acceptance_agree_with_the_slow_measures():
     import random
     rng = random.Random(5)
     rules = OkeyGame.new(4, seed="r").rules
+    pairs_rules = OkeyGame.new(4, {"seven_pairs": True}, seed="r").rules
     for _ in range(60):
         rack = rng.sample(TILES, 14)
         okey = rng.randrange(52)
         counts, wilds = rack_counts(rack, okey)
         d = ev.distance(counts, wilds, False)
         assert d == distance(rack, okey, rules)
+        assert ev.distance(counts, wilds, True) == distance(rack, okey, pairs_rules)
         if not 1 <= d <= 3:
             continue
         unseen = [rng.randint(0, 2) for _ in range(52)]

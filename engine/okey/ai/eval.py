@@ -34,11 +34,16 @@ def cover(rack, okey: int, rules, extra_wilds: int = 0) -> int:
     wilds += extra_wilds
     best = _cover(counts, wilds)
     if rules.seven_pairs:
-        pairs = sum(n // 2 for n in counts)
-        singles = sum(n % 2 for n in counts)
-        pairs += min(singles, wilds) + max(0, wilds - singles) // 2
-        best = max(best, 2 * min(pairs, 7))
+        best = max(best, _paired(counts, wilds))
     return best
+
+
+def _paired(counts, wilds: int) -> int:
+    """The most tiles in seven pairs or fewer (an okey pairs with a single
+    or with the other okey)."""
+    singles = sum(n % 2 for n in counts)
+    pairs = sum(n // 2 for n in counts) + min(singles, wilds) + max(0, wilds - singles) // 2
+    return 2 * min(pairs, 7)
 
 
 @lru_cache(maxsize=500_000)
@@ -149,15 +154,11 @@ def live_shape(counts, wilds: int, live) -> int:
 def fits(counts, wilds: int, seven_pairs: bool, spare: int) -> bool:
     """Whether all but ``spare`` of the tiles (natural counts, okeys) fit
     in complete melds (or in seven pairs, with that rule)."""
-    if seven_pairs and _pairs_fit(counts, wilds, spare):
+    if seven_pairs and _paired(counts, wilds) >= sum(counts) + wilds - spare:
         return True
     return _fits(bytes(counts), wilds, spare)
 
 
-def _pairs_fit(counts, wilds: int, spare: int) -> bool:
-    singles = sum(n % 2 for n in counts)
-    pairs = sum(n // 2 for n in counts) + min(singles, wilds) + max(0, wilds - singles) // 2
-    return 2 * min(pairs, 7) >= sum(counts) + wilds - spare
 
 
 def distance(counts, wilds: int, seven_pairs: bool, at_least: int = 0) -> int:
