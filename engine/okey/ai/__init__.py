@@ -154,7 +154,7 @@ class ExpertPlayer(_Player):
     allows them), then for the tiles still unseen that would bring it one
     nearer (:func:`.eval.acceptance`, counted from what it has seen:
     :func:`unseen_counts`); while the rack is more than :attr:`EXACT`
-    tiles from a win, the near-melds weighted by their unseen completions
+    tiles from a win (:attr:`PAIRS_EXACT` with seven pairs on), the near-melds weighted by their unseen completions
     (:func:`.eval.live_shape`) stand in for that count, which costs too
     much there. A discard the next player visibly needs (a face they took,
     or one completing two tiles they took) counts as :attr:`FEED` fewer
@@ -163,7 +163,9 @@ class ExpertPlayer(_Player):
     win, else draws."""
 
     #: the farthest distance at which the unseen tiles are counted exactly
-    EXACT = 3
+    EXACT = 4
+    #: the same with seven pairs on (each face is tried: dearer)
+    PAIRS_EXACT = 3
     #: what feeding the next player costs, in unseen tiles
     FEED = 4
 
@@ -189,7 +191,7 @@ class ExpertPlayer(_Player):
                     d = distance(c, w, sp, floor)
                 elif not fits(c, w + d, sp, d):
                     continue                        # further from a win than the best
-            if d <= self.EXACT:
+            if d <= (self.PAIRS_EXACT if sp else self.EXACT):
                 score = acceptance(c, w, sp, d, unseen, unseen_wilds)
             else:
                 score = live_shape(c, w, unseen)
