@@ -10,7 +10,11 @@ from engine.american import ai as am
 from engine.melds import parse_meld
 from engine.okey import OkeyGame
 from engine.okey import ai as ok
+from engine.okey.ai import eval as ev
 from engine.okey.ai.eval import cover, shape
+from engine.okey.analysis import distance
+from engine.okey.game import TILES
+from engine.okey.hand import F_CODE, rack_counts
 from engine.tiles import JOKER, parse_tile
 
 
@@ -129,23 +133,48 @@ def test_expert_takes_more_discards_than_strong_only_when_they_beat_a_draw_on_av
     assert checked >= 3
 
 
-def test_okey_live_counts_subtract_the_discards_and_what_others_took():
+def test_okey_unseen_counts_subtract_the_discards_and_what_others_took():
     g = OkeyGame.new(4, {"start_points": 1000}, seed="live")
     players = [ok.LEVELS["strong"](str(i)) for i in range(4)]
     for _ in range(60):
         g.push(players[g.to_move].choose(g))
     s = g.to_move
-    live = ok.live_counts(g, s)
-    assert all(0 <= k <= 2 for k in live)
-    for p in g.piles:
-        for t in p:
-            if t < 52:
-                assert live[t] <= 1
-    for o in range(4):
-        if o != s:
-            for t in g.taken[o]:
-                if t < 52:
-                    assert live[t] <= 1
+    unseen, okeys = ok.unseen_counts(g, s)
+    assert all(0 <= k <= 2 for k in unseen) and 0 <= okeys <= 2
+    public = [t for p in g.piles for t in p] + [t for o in range(4) if o != s for t in g.taken[o]]
+    for t in public + g.racks[s]:
+        if t == g.okey:
+            assert okeys <= 1
+        else:
+            assert unseen[g.okey if t == F_CODE else t] <= 1
+    # no more than it cannot see: the other racks and the middle
+    hidden, hidden_okeys = rack_counts([t for o in range(4) if o != s for t in g.racks[o]] + g.middle, g.okey)
+    assert sum(unseen) + okeys <= sum(hidden) + hidden_okeys
+
+
+def test_okey_distance_and_acceptance_agree_with_the_slow_measures():
+    """The expert's distance is the analysis's (built on ``cover``), and its
+    count of tiles that bring a rack nearer is the count found by adding
+    each face in turn."""
+    import random
+    rng = random.Random(5)
+    rules = OkeyGame.new(4, seed="r").rules
+    pairs_rules = OkeyGame.new(4, {"seven_pairs": True}, seed="r").rules
+    for _ in range(60):
+        rack = rng.sample(TILES, 14)
+        okey = rng.randrange(52)
+        counts, wilds = rack_counts(rack, okey)
+        d = ev.distance(counts, wilds, False)
+        assert d == distance(rack, okey, rules)
+        assert ev.distance(counts, wilds, True) == distance(rack, okey, pairs_rules)
+        if not 1 <= d <= 3:
+            continue
+        unseen = [rng.randint(0, 2) for _ in range(52)]
+        slow = 1
+        for f in range(52):
+            if unseen[f] and distance(rack + [f if f != okey else F_CODE], okey, rules) < d:
+                slow += unseen[f]
+        assert ev.acceptance(counts, wilds, False, d, unseen, 1) == slow
 
 
 def test_okey_expert_feeds_the_next_player_only_when_every_other_discard_costs_the_rack():
@@ -163,13 +192,25 @@ def test_okey_expert_feeds_the_next_player_only_when_every_other_discard_costs_t
                 if move.tile in needed:
                     fed += 1
                     rack = g.racks[s]
+                    unseen, okeys = ok.unseen_counts(g, s)
 
-                    def value(t):
+                    def dist(t):
                         rest = list(rack)
                         rest.remove(t)
-                        return (cover(rest, g.okey, g.rules), shape(rest, g.okey))
+                        return ev.distance(*rack_counts(rest, g.okey), False)
 
-                    mine = value(move.tile)
-                    assert all(value(t) < mine for t in set(rack) if t not in needed)
+                    mine = dist(move.tile)
+                    for t in set(rack) - needed:
+                        if dist(t) == mine and mine <= ok.ExpertPlayer.EXACT:
+                            rest = list(rack)
+                            rest.remove(t)
+                            c, w = rack_counts(rest, g.okey)
+                            other = ev.acceptance(c, w, False, mine, unseen, okeys)
+                            rest = list(rack)
+                            rest.remove(move.tile)
+                            c, w = rack_counts(rest, g.okey)
+                            assert other < ev.acceptance(c, w, False, mine, unseen, okeys) - ok.ExpertPlayer.FEED + 1
+                        else:
+                            assert dist(t) >= mine
             g.push(move)
     assert checked >= 5

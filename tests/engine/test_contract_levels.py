@@ -11,6 +11,7 @@ from engine.ai import level_aliases, levels_for, resolve_level
 from engine.contract import ContractGame
 from engine.contract.ai import LEVELS, ContractPlayer, ExpertPolicy, play_seats
 from engine.contract.ai.player import find_contract
+from engine.contract.ai.levels import _promise
 
 
 def test_the_ladder_and_the_old_name():
@@ -66,8 +67,8 @@ def test_the_expert_buys_late_in_a_hand_only_what_completes_its_contract():
 def test_the_expert_does_not_feed_the_next_player_among_equal_discards():
     """Over a seeded game of expert seats: whenever an expert discards a card
     that feeds the next player, every card it could have thrown instead is
-    worth more to its own hand or is another kind of mistake (a card that
-    plays on the table, a wild card it keeps, the card it just took)."""
+    worth more to its own hand (adds more to the contract, or as much with
+    more promise) or is a wild card it keeps."""
     game = ContractGame.new(3, seed="feeds")
     players = [LEVELS["expert"](f"p{i}") for i in range(3)]
     fed = checked = 0
@@ -88,10 +89,14 @@ def test_the_expert_does_not_feed_the_next_player_among_equal_discards():
         if move.card in feeds:
             fed += 1
             marg = policy._marginals(g, g.hands[s])[1]
+            promise = _promise(g, g.hands[s], *policy._need(g))
             R = g._r
+
+            def worth(c):
+                return (marg.get(c, 0), promise(c))
+
             for c in set(g.hands[s]) - feeds:
-                assert marg.get(c, 0) > marg.get(move.card, 0) or R.is_wild(c) or \
-                    (g.table and R.plays(c, g.table))
+                assert worth(c) > worth(move.card) or R.is_wild(c)
 
     for _ in range(20000):
         if game.is_over:

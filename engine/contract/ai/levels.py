@@ -17,16 +17,21 @@ the name the one level had before, stays an alias of ``strong``).
   caught with): while the hand is young it buys whatever brings its
   contract nearer (measured: buying more than ``strong`` wins more), and
   once the hand may end soon (a player down with three cards or fewer, or a
-  short stock) only a card that completes the contract; and among discards
-  its contract needs as little, it never throws one that feeds the next
-  player (the ranks and run neighbours of the cards they took, or, once
-  they are down, any card that plays on the table).
+  short stock) only a card that completes the contract. Its discard is the
+  card its contract needs least, then the one with the least promise (a
+  second card of its rank for set contracts, cards of its suit within two
+  for run contracts), then not one that feeds the next player (the ranks
+  and run neighbours of the cards they took, or, once they are down, any
+  card that plays on the table), then not a "player"; ``strong`` keeps
+  "players" even at the cost of a card its contract needs.
 
 Each reads only what its seat may see (its hand and the public state: the
 table, the discards, what each player took, counts).
 """
 
 from __future__ import annotations
+
+from collections import Counter
 
 from ..game import ContractGame
 from ..moves import Move
@@ -57,20 +62,15 @@ class BasicPolicy(ContractPlayer):
         return Move("draw", self.seat) if move.action == "buy" else move
 
     def discard_move(self, game: ContractGame) -> Move:
-        seat = self.seat
-        hand = game.hands[seat]
-        R = game._r
-        down = game.down[seat]
-        marg = {} if down else self._marginals(game, hand)[1]
-        keep_wilds = self._wild_room(game, hand) or down
+        hand, R, marg, keep_wilds = _discard_view(self, game)
         ordered = sorted(set(hand), key=lambda c: (c == self.taken, R.is_wild(c) and keep_wilds,
                                                    marg.get(c, 0), -game.rules.card_points(c), c))
-        return _discard_first(game, seat, ordered)
+        return _discard_first(game, self.seat, ordered)
 
 
 class ExpertPolicy(ContractPlayer):
-    """``expert``: buys judged by their cost; discards that do not feed the
-    next player."""
+    """``expert``: buys judged by their cost; discards by what the contract
+    needs, then by promise, then not feeding the next player."""
 
     def _danger(self, game: ContractGame) -> bool:
         """Whether the hand may end soon: another player is down with few
@@ -120,23 +120,56 @@ class ExpertPolicy(ContractPlayer):
         return out
 
     def discard_move(self, game: ContractGame) -> Move:
-        seat = self.seat
-        hand = game.hands[seat]
-        R = game._r
-        down = game.down[seat]
-        marg = {} if down else self._marginals(game, hand)[1]
+        """The card its contract needs least (:meth:`_marginals`), then the
+        one with the least promise (:func:`_promise`), then not one that
+        feeds the next player, not a "player", not one the others collect,
+        the most points."""
+        hand, R, marg, keep_wilds = _discard_view(self, game)
         wanted = self._wanted_by_others(game)
         feeds = self._feeds_next(game)
-        keep_wilds = self._wild_room(game, hand) or down
         table = game.table
+        sets, runs = self._need(game)
+        promise = (lambda c: 0) if game.down[self.seat] else _promise(game, hand, sets, runs)
 
         def key(c: int) -> tuple:
             player = bool(table) and R.plays(c, table)
             helps = (c % 13) in wanted[0] or c in wanted[1]
-            return (c == self.taken, R.is_wild(c) and keep_wilds, player, marg.get(c, 0), c in feeds,
-                    helps, -game.rules.card_points(c), c)
+            return (c == self.taken, R.is_wild(c) and keep_wilds, marg.get(c, 0), promise(c),
+                    c in feeds, player, helps, -game.rules.card_points(c), c)
 
-        return _discard_first(game, seat, sorted(set(hand), key=key))
+        return _discard_first(game, self.seat, sorted(set(hand), key=key))
+
+
+def _discard_view(player: ContractPlayer, game: ContractGame):
+    """What every level's discard starts from: the hand, the rules' card
+    reader, what each natural card adds to the contract (nothing once
+    down) and whether wild cards are kept (the hand has room for them, or
+    it is down)."""
+    hand = game.hands[player.seat]
+    down = game.down[player.seat]
+    marg = {} if down else player._marginals(game, hand)[1]
+    return hand, game._r, marg, player._wild_room(game, hand) or down
+
+
+def _promise(game: ContractGame, hand: list[int], sets: int, runs: int):
+    """A card's promise beyond what it adds to the contract now: for set
+    contracts two if another card of its rank is in hand, for run contracts
+    one for each card of its suit within two of it. Wild cards: none."""
+    R = game._r
+    nat = [c for c in hand if not R.is_wild(c)]
+    ranks = Counter(c % 13 for c in nat)
+    cards = set(nat)
+
+    def promise(c: int) -> int:
+        if R.is_wild(c):
+            return 0
+        rank = c % 13
+        p = 2 if sets and ranks[rank] >= 2 else 0
+        if runs:
+            p += sum(1 for d in (-2, -1, 1, 2) if 0 <= rank + d < 13 and c + d in cards)
+        return p
+
+    return promise
 
 
 class BasicSeatPlayer(ContractSeatPlayer):

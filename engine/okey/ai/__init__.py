@@ -13,11 +13,12 @@ it.
   near-melds (pairs of a set, two of a run; :func:`.eval.shape`); it keeps
   okeys, never discards a tile the next player could finish with when it
   can help it, and takes the discard when it improves the rack's shape.
-- ``expert`` (:class:`ExpertPlayer`): tracks the discards (what each
-  player threw and took) to count each face's live copies, weighs
-  near-melds by them, goes for seven pairs where the rule allows, and never
-  feeds the next player a face they took or one completing two tiles they
-  took.
+- ``expert`` (:class:`ExpertPlayer`): plays for the distance to a win
+  (seven pairs included where the rule allows them), then for the tiles it
+  has not seen that would bring the rack nearer (it tracks the discards:
+  what each player threw and took); a discard the next player visibly
+  needs (a face they took, or one completing two they took) counts against
+  it; it takes the discard only when that brings the rack nearer a win.
 
 ``bench/ai.py`` measures them (``docs/ai.md``).
 """
@@ -29,9 +30,9 @@ import random as _random
 from ..game import OkeyGame
 from ..hand import F_CODE, rack_counts
 from ..moves import Move
-from .eval import cover, shape
+from .eval import acceptance, cover, distance, fits, live_shape, shape
 
-__all__ = ["LEVELS", "ExpertPlayer", "GreedyPlayer", "RandomPlayer", "StrongPlayer"]
+__all__ = ["LEVELS", "ExpertPlayer", "GreedyPlayer", "RandomPlayer", "StrongPlayer", "unseen_counts"]
 
 
 class _Player:
@@ -147,41 +148,54 @@ def _wanted(game: OkeyGame, seat: int) -> set[int]:
     return out
 
 
-class ExpertPlayer(StrongPlayer):
-    """Tracks the discards: each face's live copies (two, less those on its
-    rack, in every discard pile, the indicator, and those the others took,
-    which sit in their racks); ranks racks by complete melds, then by
-    near-melds weighted by the live tiles that would complete them (a tile
-    that makes both a set and a run counts for both; a near-meld whose
-    completions are all dead counts nothing), going for seven pairs (pairs,
-    then singles with a live copy) when the rule allows it and the rack
-    holds five pairs or more. Its discard never feeds the next player a face
-    they took before or one that completes two tiles they took, unless every
-    discard would (or keeping it costs a complete meld); it keeps okeys."""
+class ExpertPlayer(_Player):
+    """Plays for the distance to a win (:func:`.eval.distance`: the fewest
+    tiles to change for a winning rack, seven pairs included where the rule
+    allows them), then for the tiles still unseen that would bring it one
+    nearer (:func:`.eval.acceptance`, counted from what it has seen:
+    :func:`unseen_counts`); while the rack is more than :attr:`EXACT`
+    tiles from a win (:attr:`PAIRS_EXACT` with seven pairs on), the near-melds weighted by their unseen completions
+    (:func:`.eval.live_shape`) stand in for that count, which costs too
+    much there. A discard the next player visibly needs (a face they took,
+    or one completing two tiles they took) counts as :attr:`FEED` fewer
+    unseen tiles; then it keeps okeys, then avoids faces near what the next
+    player took. It takes the discard when that brings the rack nearer a
+    win, else draws."""
 
-    def value(self, game: OkeyGame, rack: list[int]) -> tuple:
-        live = live_counts(game, game.to_move)
-        counts, wilds = rack_counts(rack, game.okey)
-        melds = cover(rack, game.okey, game.rules)
-        if game.rules.seven_pairs:
-            pairs = sum(n // 2 for n in counts)
-            if pairs + wilds >= 5:
-                singles = sum(1 for c, n in enumerate(counts) if n % 2 and live[c])
-                return (melds, 100 + 10 * (pairs + wilds), singles)
-        return (melds, shape(rack, game.okey), live_shape(counts, wilds, live))
+    #: the farthest distance at which the unseen tiles are counted exactly
+    EXACT = 4
+    #: the same with seven pairs on (each face is tried: dearer)
+    PAIRS_EXACT = 3
+    #: what feeding the next player costs, in unseen tiles
+    FEED = 4
 
     def _best_discard(self, game: OkeyGame, seat: int, rack: list[int]) -> tuple[tuple, int]:
+        sp = game.rules.seven_pairs
+        unseen, unseen_wilds = unseen_counts(game, seat)
+        counts, wilds = rack_counts(rack, game.okey)
+        floor = distance(counts, wilds, sp)          # no discard leaves it nearer
         nxt = (seat + 1) % game.n
-        hard = _needed(game, nxt)
-        soft = _wanted(game, nxt)
-        best = None
+        hard, soft = _needed(game, nxt), _wanted(game, nxt)
         tiles = sorted(set(rack))
         self.rng.shuffle(tiles)
+        best = None
         for t in tiles:
             rest = list(rack)
             rest.remove(t)
-            v = self.value(game, rest)
-            key = v[:2] + (t not in hard, t != game.okey) + v[2:] + (t not in soft,)
+            c, w = rack_counts(rest, game.okey)
+            if best is None:
+                d = distance(c, w, sp, floor)
+            else:
+                d = -best[0][0]
+                if d > floor and fits(c, w + d - 1, sp, d - 1):
+                    d = distance(c, w, sp, floor)
+                elif not fits(c, w + d, sp, d):
+                    continue                        # further from a win than the best
+            if d <= (self.PAIRS_EXACT if sp else self.EXACT):
+                score = acceptance(c, w, sp, d, unseen, unseen_wilds)
+            else:
+                score = live_shape(c, w, unseen)
+            key = (-d, score - self.FEED * (t in hard), t != game.okey, t not in soft)
             if best is None or key > best[0]:
                 best = (key, t)
         return best
@@ -192,48 +206,27 @@ class ExpertPlayer(StrongPlayer):
             return Move("take")
         if take is None:
             return Move("draw")
-        now = self.value(game, game.racks[seat])
-        key, out = self._best_discard(game, seat, game.racks[seat] + [take])
-        after = key[:2] + key[4:5]
-        if out != take and after > now:
+        sp = game.rules.seven_pairs
+        now = distance(*rack_counts(game.racks[seat], game.okey), sp)
+        if now and distance(*rack_counts(game.racks[seat] + [take], game.okey), sp) < now:
             return Move("take")
         return Move("draw")
 
+    def discard(self, game, seat, moves) -> Move:
+        _, tile = self._best_discard(game, seat, game.racks[seat])
+        return Move("discard", tile)
 
-def live_counts(game: OkeyGame, seat: int) -> list[int]:
-    """Copies of each natural face (52) that ``seat`` may still draw or be
-    fed: two, less its own rack, every discard pile, the indicator and the
-    tiles the others took from the piles (public, and in their racks)."""
-    live = [2] * 52
-    okey = game.okey
+
+def unseen_counts(game: OkeyGame, seat: int) -> tuple[list[int], int]:
+    """What ``seat`` has not seen: the copies of each natural face (52; the
+    okey's own face is the false jokers) and the okeys it may still draw or
+    be fed: two of each, less its own rack, every discard pile, the
+    indicator and the tiles the others took from the piles (public, and in
+    their racks)."""
     seen = list(game.racks[seat]) + [t for p in game.piles for t in p] + [game.indicator]
     seen += [t for s in range(game.n) if s != seat for t in game.taken[s]]
-    for t in seen:
-        face = okey if t == F_CODE else t
-        if face < 52:
-            live[face] -= 1
-    return [max(0, k) for k in live]
-
-
-def live_shape(counts: list[int], wilds: int, live: list[int]) -> int:
-    """Near-melds among the rack's naturals, each worth the live tiles that
-    would complete it (at most two): two of a set (the two other colours),
-    two of a run side by side (the tile below and above) or one apart (the
-    one between); each okey worth three."""
-    score = 3 * wilds
-    for code, n in enumerate(counts):
-        if not n:
-            continue
-        colour, number = divmod(code, 13)
-        for c in range(colour + 1, 4):
-            if counts[c * 13 + number]:
-                score += min(2, sum(live[k * 13 + number] for k in range(4) if k not in (colour, c)))
-        if number + 1 < 13 and counts[code + 1]:
-            ends = [colour * 13 + x for x in (number - 1, number + 2) if 0 <= x < 13]
-            score += min(2, sum(live[e] for e in ends))
-        if number + 2 < 13 and counts[code + 2]:
-            score += min(2, live[code + 1])
-    return score
+    counts, wilds = rack_counts(seen, game.okey)
+    return [max(0, 2 - k) for k in counts], max(0, 2 - wilds)
 
 
 def _needed(game: OkeyGame, seat: int) -> set[int]:
