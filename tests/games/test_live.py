@@ -248,14 +248,14 @@ def test_every_frame_of_a_whole_contract_game_holds_only_the_seats_own_cards():
 
 
 def test_every_frame_of_an_okey_match_holds_only_the_seats_own_tiles():
-    """Okey, a match from 2 points, seat 0 watched through its socket: each
+    """Okey, a match from 6 points (more than one game), seat 0 watched through its socket: each
     frame names its own rack's tiles and public ones only (the indicator
     and okey, every discard pile, the tiles taken from them, the winner's
     shown hand and last tile), never the middle's order or another rack."""
     from engine.okey.ai import GreedyPlayer
 
     game = services.game_create(variant="okey", players=4, seats=["Ayşe", "Burak", "Cem", "Deniz"],
-                                rules={"start_points": 2})
+                                rules={"start_points": 6})
     frames, truth = play_watched(game, GreedyPlayer("live").choose)
     final = Game.objects.get(pk=game.pk)
     assert final.is_over and [f["version"] for f in frames][-1] == final.version and len(frames) > 20
