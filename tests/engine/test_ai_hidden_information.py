@@ -19,6 +19,7 @@ from engine.ai import levels_for
 from engine.american import AmericanGame, InternationalGame
 from engine.american.deal import STACK
 from engine.contract import ContractGame
+from engine.contract.ai.seat import next_seat_move
 from engine.okey import OkeyGame
 from engine.registry import FAMILIES
 from engine.rummikub import SabraGame, SabraXPGame
@@ -106,15 +107,7 @@ def _advance(game, players, moves: int, family: str):
         if game.is_over or (family == "okey" and game.results):
             return False
         if family == "contract":
-            active = game.active
-            move = None
-            for s in game.pending_actors():
-                if s != active:
-                    move = players[s].choose(game, s)
-                    if move is not None:
-                        break
-            if move is None:
-                move = players[active].choose(game, active)
+            move = next_seat_move(game, players)
         else:
             move = players[game.to_move].choose(game)
         game.push(move)

@@ -84,12 +84,10 @@ class ExpertPolicy(ContractPlayer):
         the hand may end soon (:meth:`_danger`) the two cards a buy brings
         are likely caught in hand, so only a card that completes the
         contract is worth them."""
-        if not game.can_buy(self.seat) or game.down[self.seat]:
+        offer = self._buy_offer(game)
+        if offer is None:
             return False
-        hand = game.hands[self.seat]
-        if len(hand) >= 16:
-            return False
-        card = game.discards[-1]
+        hand, card = offer
         if self._danger(game):
             sets, runs = self._need(game)
             return find_contract(hand + [card], sets, runs, game) is not None

@@ -301,14 +301,20 @@ class ContractPlayer:
         return self._value(game, ranks, masks, sets, runs) + wilds >= self._target(game)
 
     # --- decisions ----------------------------------------------------------------
+    def _buy_offer(self, game: ContractGame):
+        """``(hand, card)`` when this seat may buy the top discard and its
+        hand has room for the two cards a buy brings; else ``None``."""
+        if not game.can_buy(self.seat) or game.down[self.seat]:
+            return None
+        hand = game.hands[self.seat]
+        return None if len(hand) >= 16 else (hand, game.discards[-1])
+
     def wants_buy(self, game: ContractGame) -> bool:
         """Whether to buy the top discard now (seat not on turn)."""
-        if not game.can_buy(self.seat) or game.down[self.seat]:
+        offer = self._buy_offer(game)
+        if offer is None:
             return False
-        hand = game.hands[self.seat]
-        if len(hand) >= 16:
-            return False
-        card = game.discards[-1]
+        hand, card = offer
         if game._r.is_wild(card):
             return self._wild_room(game, hand + [card])
         gain = self._gain(game, card, hand)

@@ -89,6 +89,19 @@ def next_ai_move(game: ContractGame, seats: Iterable[int],
     return None
 
 
+def next_seat_move(game: ContractGame, players: Sequence) -> Move:
+    """The next move when every seat has its own player: the first seat
+    off turn that acts (a buy, an undo), in playing order, else the seat on
+    turn."""
+    active = game.active
+    for s in game.pending_actors():
+        if s != active:
+            move = players[s].choose(game, s)
+            if move is not None:
+                return move
+    return players[active].choose(game, active)
+
+
 def play_seats(game: ContractGame, players: Sequence, *, max_moves: int = 200_000,
                on_move: Callable[[ContractGame, Move], None] | None = None) -> ContractGame:
     """Play ``game`` to its end one move at a time, each seat by its own
@@ -102,15 +115,7 @@ def play_seats(game: ContractGame, players: Sequence, *, max_moves: int = 200_00
     for _ in range(max_moves):
         if game.is_over:
             return game
-        active = game.active
-        move = None
-        for s in game.pending_actors():
-            if s != active:
-                move = players[s].choose(game, s)
-                if move is not None:
-                    break
-        if move is None:
-            move = players[active].choose(game, active)
+        move = next_seat_move(game, players)
         game.push(move)
         if on_move is not None:
             on_move(game, move)

@@ -71,6 +71,17 @@ class _Player:
     def draw(self, game, seat, moves) -> Move:
         return self.rng.choice(moves)
 
+    @staticmethod
+    def _forced_draw(game, moves) -> Move | None:
+        """The draw when there is no choice: ``take`` where no draw from
+        the middle is offered, ``draw`` where there is nothing to take;
+        else ``None``."""
+        if not any(m.action == "draw" for m in moves):
+            return Move("take")
+        if game.takeable() is None:
+            return Move("draw")
+        return None
+
     def discard(self, game, seat, moves) -> Move:
         return self.rng.choice(moves)
 
@@ -101,11 +112,10 @@ class GreedyPlayer(_Player):
         return ()
 
     def draw(self, game, seat, moves) -> Move:
+        forced = self._forced_draw(game, moves)
+        if forced is not None:
+            return forced
         take = game.takeable()
-        if not any(m.action == "draw" for m in moves):
-            return Move("take")
-        if take is None:
-            return Move("draw")
         now = self.value(game, game.racks[seat])
         with_take = self._best_discard(game, seat, game.racks[seat] + [take])
         if with_take[1] != take and with_take[0][:len(now)] > now:
@@ -201,11 +211,10 @@ class ExpertPlayer(_Player):
         return best
 
     def draw(self, game, seat, moves) -> Move:
+        forced = self._forced_draw(game, moves)
+        if forced is not None:
+            return forced
         take = game.takeable()
-        if not any(m.action == "draw" for m in moves):
-            return Move("take")
-        if take is None:
-            return Move("draw")
         sp = game.rules.seven_pairs
         now = distance(*rack_counts(game.racks[seat], game.okey), sp)
         if now and distance(*rack_counts(game.racks[seat] + [take], game.okey), sp) < now:
