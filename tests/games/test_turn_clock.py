@@ -104,3 +104,15 @@ def test_the_game_page_shows_the_clock_to_spectators():
     assert 'id="turn-clock"' in page and "of 90" in page and ["Ann", "Ben"][game.to_move] in page
     table, _ = seated(rules={"turn_time_limit": 0})
     assert 'id="turn-clock"' not in Client().get(f"/games/{table.pk}/").content.decode()
+
+
+@pytest.mark.parametrize("language", ["en", "nl", "de", "tr"])
+def test_the_clock_left_is_a_number_the_page_script_reads_in_every_language(language):
+    """``data-left`` is read by ``Number()`` in the page: in Dutch or German
+    a localised "59,8" gave NaN on the game page's clock."""
+    import re
+
+    game, _ = seated(rules={"turn_time_limit": 60})
+    page = Client(HTTP_ACCEPT_LANGUAGE=language).get(f"/games/{game.pk}/").content.decode()
+    left = re.search(r'id="turn-clock" data-left="([^"]*)"', page).group(1)
+    assert re.fullmatch(r"\d+(\.\d+)?", left) and 59 <= float(left) <= 60, left
