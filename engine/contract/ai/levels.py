@@ -35,7 +35,7 @@ from collections import Counter
 
 from ..game import ContractGame
 from ..moves import Move
-from .player import ContractPlayer, discard_first, find_contract
+from .player import ContractPlayer, accepts, discard_first, find_contract
 from .seat import ContractSeatPlayer
 
 SHORT_STOCK = 10   # the stock is short: the hand may end any time
@@ -95,6 +95,26 @@ class ExpertPolicy(ContractPlayer):
             return self._wild_room(game, hand + [card])
         return self._gain(game, card, hand) >= 1
 
+    def play_moves(self, game: ContractGame) -> Move | None:
+        """As ``strong``, but a go-down takes along every further meld the
+        rest of the hand holds (where the rules allow more melds than the
+        contract): cards left in melds in hand can never be laid off."""
+        mv = super().play_moves(game)
+        if mv is None or mv.action != "down" or game.rules.exact_melds:
+            return mv
+        melds = [list(m) for m in mv.melds]
+        rest = list(game.hands[self.seat])
+        for m in melds:
+            for c in m:
+                rest.remove(c)
+        extra = _extra_melds(game, rest, melds)
+        while extra:
+            trial = Move("down", self.seat, melds=tuple(tuple(m) for m in melds + extra))
+            if accepts(game, trial):
+                return trial
+            extra.pop()
+        return mv
+
     def _feeds_next(self, game: ContractGame) -> set[int]:
         """The cards that would feed the next player: once down, any card
         that plays on the table; before, the ranks (set contracts) and run
@@ -117,8 +137,9 @@ class ExpertPolicy(ContractPlayer):
                         out.add(c + d)
         return out
 
-    def discard_move(self, game: ContractGame) -> Move:
-        """The card its contract needs least (:meth:`_marginals`), then the
+    def _discard_order(self, game: ContractGame) -> list[int]:
+        """Its hand's cards, the one to throw first first: the card its
+        contract needs least (:meth:`_marginals`), then the
         one with the least promise (:func:`_promise`), then not one that
         feeds the next player, not a "player", not one the others collect,
         the most points."""
@@ -135,7 +156,11 @@ class ExpertPolicy(ContractPlayer):
             return (c == self.taken, R.is_wild(c) and keep_wilds, marg.get(c, 0), promise(c),
                     c in feeds, player, helps, -game.rules.card_points(c), c)
 
-        return _discard_first(game, self.seat, sorted(set(hand), key=key))
+        return sorted(set(hand), key=key)
+
+    def discard_move(self, game: ContractGame) -> Move:
+        """The first card of :meth:`_discard_order` the rules let it throw."""
+        return _discard_first(game, self.seat, self._discard_order(game))
 
 
 def _discard_view(player: ContractPlayer, game: ContractGame):
@@ -147,6 +172,43 @@ def _discard_view(player: ContractPlayer, game: ContractGame):
     down = game.down[player.seat]
     marg = {} if down else player._marginals(game, hand)[1]
     return hand, game._r, marg, player._wild_room(game, hand) or down
+
+
+def _extra_melds(game: ContractGame, rest: list[int], contract: list[list[int]]) -> list[list[int]]:
+    """Melds of natural cards in ``rest`` beyond the contract's: sets of
+    three or more of a rank, runs of four or more in a suit no run of the
+    contract uses (when runs of one go-down need their own suits), longest
+    first. At least two cards stay in hand (one to lay off or discard)."""
+    R = game._r
+    nat = [c for c in rest if not R.is_wild(c)]
+    out: list[list[int]] = []
+    used_suits = {c // 13 for m in contract for c in m
+                  if not R.is_wild(c) and len({x % 13 for x in m if not R.is_wild(x)}) > 1}
+    ranks = Counter(c % 13 for c in nat)
+    for r, k in sorted(ranks.items(), key=lambda t: -t[1]):
+        if k >= 3:
+            out.append([c for c in nat if c % 13 == r])
+    taken = Counter(c for m in out for c in m)
+    left = list((Counter(nat) - taken).elements())
+    high = 14
+    for suit in range(4):
+        if game.rules.run_suits_distinct and suit in used_suits:
+            continue
+        ps = sorted({c % 13 + 2 for c in left if c // 13 == suit})
+        run: list[int] = []
+        for p in ps + [99]:
+            if run and p == run[-1] + 1 and p <= high:
+                run.append(p)
+                continue
+            if len(run) >= 4:
+                out.append([suit * 13 + q - 2 for q in run])
+                if game.rules.run_suits_distinct:
+                    break
+            run = [p]
+    size = sum(len(m) for m in out)
+    while out and len(rest) - size < 2:
+        size -= len(out.pop())
+    return out
 
 
 def _promise(game: ContractGame, hand: list[int], sets: int, runs: int):
@@ -180,9 +242,3 @@ class StrongSeatPlayer(ContractSeatPlayer):
     """The ``strong`` level (formerly ``standard``) as a seat of a server."""
 
     policy = ContractPlayer
-
-
-class ExpertSeatPlayer(ContractSeatPlayer):
-    """The ``expert`` level as a seat of a server."""
-
-    policy = ExpertPolicy
