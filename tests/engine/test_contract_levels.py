@@ -137,3 +137,35 @@ def test_a_stalled_table_makes_the_seat_draw():
     game.move_stack = [f"{i % 3} take" if i % 2 == 0 else f"{i % 3} discard 2C" for i in range(36)]
     assert player._stalled(game)
     assert player.draw_move(game).action == "draw"
+
+
+def test_the_expert_goes_down_with_every_further_meld_in_hand():
+    """Over seeded games of expert seats: a go-down never leaves three
+    natural cards of one rank in a hand of five cards or more (a set that
+    could have gone down with it: once down, cards in hand only lay off),
+    and some go-downs put down more melds than the contract."""
+    from engine.contract.rules import CONTRACTS
+    extra = downs = 0
+    for k in range(4):
+        game = ContractGame.new(3, seed=f"extra-melds-{k}")
+        players = [LEVELS["expert"](f"p{i}") for i in range(3)]
+
+        def check(g, move):
+            nonlocal extra, downs
+            if move.action != "down" or g.hand_no != hand_of[0]:
+                return
+            downs += 1
+            extra += len(move.melds) > sum(CONTRACTS[g.hand_no])
+            rest = g.hands[move.seat]
+            if len(rest) >= 5:
+                nat = [c % 13 for c in rest if not g._r.is_wild(c)]
+                assert max((nat.count(r) for r in set(nat)), default=0) < 3, (move, rest)
+
+        hand_of = [0]
+
+        def note(g, move):
+            check(g, move)
+            hand_of[0] = g.hand_no
+
+        play_seats(game, players, on_move=note)
+    assert downs >= 20 and extra >= 1
