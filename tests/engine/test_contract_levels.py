@@ -10,7 +10,6 @@ import pytest
 from engine.ai import level_aliases, levels_for, resolve_level
 from engine.contract import ContractGame
 from engine.contract.ai import LEVELS, ContractPlayer, ExpertPolicy, play_seats
-from engine.contract.ai.player import find_contract
 from engine.contract.ai.levels import _promise
 
 
@@ -36,29 +35,23 @@ def test_every_level_plays_whole_games_against_the_others(levels):
     assert "basic" not in bought
 
 
-def test_the_expert_buys_late_in_a_hand_only_what_completes_its_contract():
-    """Over seeded games: wherever ``expert`` declines a buy ``strong``
-    would make, the hand may end soon (a player down with three cards or
-    fewer, or a short stock) and the card does not complete the contract;
-    and early in a hand it buys at least once where ``strong`` does not."""
-    declined = more = 0
+def test_the_expert_buys_wherever_strong_does_and_more():
+    """Over seeded games: ``expert`` makes every buy ``strong`` would make
+    (a wild card it has room for, a card near the contract) and more
+    (whatever brings its contract nearer)."""
+    more = 0
     for k in range(3):
         game = ContractGame.new(3, seed=f"buys-{k}")
         players = [LEVELS["strong"](f"p{i}") for i in range(3)]
 
         def check(g, move):
-            nonlocal declined, more
+            nonlocal more
             for s in g.pending_actors():
                 if s == g.active or not g.can_buy(s):
                     continue
                 strong, expert = ContractPlayer(s).wants_buy(g), ExpertPolicy(s).wants_buy(g)
-                if strong and not expert:
-                    declined += 1
-                    assert ExpertPolicy(s)._danger(g)
-                    sets_runs = ContractPlayer(s)._need(g)
-                    assert find_contract(g.hands[s] + [g.discards[-1]], *sets_runs, g) is None
-                if expert and not strong:
-                    more += 1
+                assert expert or not strong
+                more += expert and not strong
 
         play_seats(game, players, on_move=check)
     assert more >= 1
@@ -146,7 +139,7 @@ def test_the_expert_goes_down_with_every_further_meld_in_hand():
     and some go-downs put down more melds than the contract."""
     from engine.contract.rules import CONTRACTS
     extra = downs = 0
-    for k in range(4):
+    for k in range(12):
         game = ContractGame.new(3, seed=f"extra-melds-{k}")
         players = [LEVELS["expert"](f"p{i}") for i in range(3)]
 
