@@ -18,8 +18,7 @@ Like every engine AI it reads only what its seat may see.
 
 from .player import ContractPlayer, find_contract, play_game, play_turn
 from .random_player import RandomContractPlayer
-from .levels import BasicPolicy, BasicSeatPlayer, ExpertPolicy, StrongSeatPlayer
-from .expert import ExpertSeatPlayer, SearchExpertPolicy
+from .levels import BasicPolicy, BasicSeatPlayer, ExpertPolicy, ExpertSeatPlayer, StrongSeatPlayer
 from .seat import ContractSeatPlayer, next_ai_move, play_seats
 
 #: The family's AI levels, weakest first (read by :func:`engine.ai.levels_for`).

@@ -12,7 +12,7 @@ the name the one level had before, stays an alias of ``strong``).
 - ``strong`` (:class:`~.player.ContractPlayer`): the policy described in
   :mod:`.player`: it buys near the contract, keeps its wild cards, does not
   discard cards that play on the table or that players not yet down collect.
-- ``expert`` (:class:`ExpertPolicy`, played by :mod:`.expert`): ``strong``,
+- ``expert`` (:class:`ExpertPolicy`): ``strong``,
   but it buys whatever brings its contract nearer, at any time of the hand
   (measured: its buys are what it wins by), goes down with every further
   meld its hand holds (where the rules allow more melds than the contract:
@@ -231,3 +231,9 @@ class StrongSeatPlayer(ContractSeatPlayer):
     """The ``strong`` level (formerly ``standard``) as a seat of a server."""
 
     policy = ContractPlayer
+
+
+class ExpertSeatPlayer(ContractSeatPlayer):
+    """The ``expert`` level as a seat of a server."""
+
+    policy = ExpertPolicy

@@ -51,7 +51,6 @@ class ContractSeatPlayer:
         if not (isinstance(seat, int) and 0 <= seat < game.n):
             raise ValueError(f"no seat {seat!r} at a table of {game.n}")
         player = self.policy(seat)
-        player.seed = self.seed
         if seat != game.active:
             return Move("buy", seat) if player.wants_buy(game) else None
         if game.phase == "draw":
