@@ -37,6 +37,8 @@ from ..moves import Move
 from .player import ContractPlayer, accepts, discard_first
 from .seat import ContractSeatPlayer
 
+KEEP = 0   # cards a go-down with further melds leaves in hand at least (0: it may go out)
+
 def _discard_first(game: ContractGame, seat: int, ordered: list[int]) -> Move:
     """The first of ``ordered`` the rules let ``seat`` discard (or the buy
     seed 004's second exception asks for)."""
@@ -167,7 +169,9 @@ def _extra_melds(game: ContractGame, rest: list[int], contract: list[list[int]])
     """Melds of natural cards in ``rest`` beyond the contract's: sets of
     three or more of a rank, runs of four or more in a suit no run of the
     contract uses (when runs of one go-down need their own suits), longest
-    first. At least two cards stay in hand (one to lay off or discard)."""
+    first, as many as leave :data:`KEEP` cards in hand or more (the rules
+    then judge the go-down: going out with it, or a last card that must
+    play on the table)."""
     R = game._r
     nat = [c for c in rest if not R.is_wild(c)]
     out: list[list[int]] = []
@@ -195,7 +199,7 @@ def _extra_melds(game: ContractGame, rest: list[int], contract: list[list[int]])
                     break
             run = [p]
     size = sum(len(m) for m in out)
-    while out and len(rest) - size < 2:
+    while out and len(rest) - size < KEEP:
         size -= len(out.pop())
     return out
 
