@@ -1,7 +1,8 @@
 """The contract rummy ladder: ``random`` < ``basic`` < ``strong`` <
 ``expert`` (``standard`` the old name of ``strong``); every level plays
-whole games with the others, ``basic`` never buys, ``expert`` judges buys
-by their cost and does not feed the next player."""
+whole games with the others, ``basic`` never buys, ``expert`` buys
+whatever brings its contract nearer, goes down with every further meld
+in hand and does not feed the next player."""
 
 from __future__ import annotations
 
