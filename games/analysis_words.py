@@ -12,7 +12,8 @@ a code not here, params that do not fill any of its sentences, or a stored
 reason made before reasons had params: the engine's English text.
 
 Places: a name ending in ``tiles`` is a count of tiles ("1 tile", "3
-tiles", in the reader's language with its plural); ``did`` what the turn
+tiles", in the reader's language with its plural), one ending in
+``_cards`` a count of cards ("1 card", "3 cards") alike; ``did`` what the turn
 did instead (:data:`engine.analysis.DID`); every other value (counts,
 points, tiles and cards, moves in the family's notation) is shown as it is.
 Nothing here knows a family.
@@ -47,7 +48,7 @@ REASONS: dict[str, tuple[str, ...]] = {
     "closed-hand-missed": (gettext_noop("could have declared a closed hand (%(move)s)"),),
     "laid-nothing": (gettext_noop("laid nothing while %(tiles)s could be laid (%(move)s)"),),
     "could-go-down": (gettext_noop("held the contract and did not go down (%(move)s)"),),
-    "fewer-cards": (gettext_noop("played %(cards)s cards where %(best)s could go: %(moves)s"),),
+    "fewer-cards": (gettext_noop("played %(played_cards)s where %(best)s could go: %(moves)s"),),
     "player-discarded": (gettext_noop("discarded %(card)s, which played on a meld on the table"),),
     "fed-next-player": (
         gettext_noop("seat %(seat)s took the discard %(card)s and went out with it"),
@@ -92,6 +93,13 @@ def _values(template: str, params: dict[str, Any], translated: bool) -> dict[str
                 values[name] = ngettext("%(n)s tile", "%(n)s tiles", value) % {"n": value}
             else:
                 values[name] = f"{value} tile" if value == 1 else f"{value} tiles"
+        elif name.endswith("_cards"):
+            if not isinstance(value, int) or isinstance(value, bool):
+                return None
+            if translated:
+                values[name] = ngettext("%(n)s card", "%(n)s cards", value) % {"n": value}
+            else:
+                values[name] = f"{value} card" if value == 1 else f"{value} cards"
         elif name == "did":
             if value not in DID:
                 return None

@@ -106,9 +106,9 @@ def _judge_turn(it: _Item) -> None:
         it.best = str(down)
     elif it.made < played and not it.out:
         plays = " ; ".join(m.body() for m in moves)
-        it.reasons.append(inaccuracy("fewer-cards", f"played {it.made} cards where {played} "
-                                                    f"could go: " + plays,
-                                     cards=it.made, best=played, moves=plays))
+        words = f"{it.made} card" if it.made == 1 else f"{it.made} cards"
+        it.reasons.append(inaccuracy("fewer-cards", f"played {words} where {played} could go: " + plays,
+                                     played_cards=it.made, best=played, moves=plays))
         it.best = " ; ".join(str(m) for m in moves)
     it.figures["possible"] = max(played, it.made)
 

@@ -1,7 +1,8 @@
 """The contract rummy ladder: ``random`` < ``basic`` < ``strong`` <
 ``expert`` (``standard`` the old name of ``strong``); every level plays
-whole games with the others, ``basic`` never buys, ``expert`` judges buys
-by their cost and does not feed the next player."""
+whole games with the others, ``basic`` never buys, ``expert`` buys
+whatever brings its contract nearer, goes down with every further meld
+in hand and does not feed the next player."""
 
 from __future__ import annotations
 
@@ -10,7 +11,6 @@ import pytest
 from engine.ai import level_aliases, levels_for, resolve_level
 from engine.contract import ContractGame
 from engine.contract.ai import LEVELS, ContractPlayer, ExpertPolicy, play_seats
-from engine.contract.ai.player import find_contract
 from engine.contract.ai.levels import _promise
 
 
@@ -36,29 +36,23 @@ def test_every_level_plays_whole_games_against_the_others(levels):
     assert "basic" not in bought
 
 
-def test_the_expert_buys_late_in_a_hand_only_what_completes_its_contract():
-    """Over seeded games: wherever ``expert`` declines a buy ``strong``
-    would make, the hand may end soon (a player down with three cards or
-    fewer, or a short stock) and the card does not complete the contract;
-    and early in a hand it buys at least once where ``strong`` does not."""
-    declined = more = 0
+def test_the_expert_buys_wherever_strong_does_and_more():
+    """Over seeded games: ``expert`` makes every buy ``strong`` would make
+    (a wild card it has room for, a card near the contract) and more
+    (whatever brings its contract nearer)."""
+    more = 0
     for k in range(3):
         game = ContractGame.new(3, seed=f"buys-{k}")
         players = [LEVELS["strong"](f"p{i}") for i in range(3)]
 
         def check(g, move):
-            nonlocal declined, more
+            nonlocal more
             for s in g.pending_actors():
                 if s == g.active or not g.can_buy(s):
                     continue
                 strong, expert = ContractPlayer(s).wants_buy(g), ExpertPolicy(s).wants_buy(g)
-                if strong and not expert:
-                    declined += 1
-                    assert ExpertPolicy(s)._danger(g)
-                    sets_runs = ContractPlayer(s)._need(g)
-                    assert find_contract(g.hands[s] + [g.discards[-1]], *sets_runs, g) is None
-                if expert and not strong:
-                    more += 1
+                assert expert or not strong
+                more += expert and not strong
 
         play_seats(game, players, on_move=check)
     assert more >= 1
@@ -137,3 +131,35 @@ def test_a_stalled_table_makes_the_seat_draw():
     game.move_stack = [f"{i % 3} take" if i % 2 == 0 else f"{i % 3} discard 2C" for i in range(36)]
     assert player._stalled(game)
     assert player.draw_move(game).action == "draw"
+
+
+def test_the_expert_goes_down_with_every_further_meld_in_hand():
+    """Over seeded games of expert seats: a go-down never leaves three
+    natural cards of one rank in a hand of five cards or more (a set that
+    could have gone down with it: once down, cards in hand only lay off),
+    and some go-downs put down more melds than the contract."""
+    from engine.contract.rules import CONTRACTS
+    extra = downs = 0
+    for k in range(12):
+        game = ContractGame.new(3, seed=f"extra-melds-{k}")
+        players = [LEVELS["expert"](f"p{i}") for i in range(3)]
+
+        def check(g, move):
+            nonlocal extra, downs
+            if move.action != "down" or g.hand_no != hand_of[0]:
+                return
+            downs += 1
+            extra += len(move.melds) > sum(CONTRACTS[g.hand_no])
+            rest = g.hands[move.seat]
+            if len(rest) >= 5:
+                nat = [c % 13 for c in rest if not g._r.is_wild(c)]
+                assert max((nat.count(r) for r in set(nat)), default=0) < 3, (move, rest)
+
+        hand_of = [0]
+
+        def note(g, move):
+            check(g, move)
+            hand_of[0] = g.hand_no
+
+        play_seats(game, players, on_move=note)
+    assert downs >= 20 and extra >= 1

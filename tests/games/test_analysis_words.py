@@ -157,6 +157,18 @@ def test_tiles_are_counted_with_the_languages_plural():
         assert "3 Steine" in reason_text(r) and "1 Stein " in reason_text(r)
 
 
+def test_cards_are_counted_with_the_languages_plural():
+    one = Reason("fewer-cards", "played 1 card where 3 could go: lay 5C 1 ; lay 6C 1", "inaccuracy",
+                 {"played_cards": 1, "best": 3, "moves": "lay 5C 1 ; lay 6C 1"})
+    two = Reason("fewer-cards", "played 2 cards where 3 could go: lay 5C 1", "inaccuracy",
+                 {"played_cards": 2, "best": 3, "moves": "lay 5C 1"})
+    assert reason_text(one).startswith("played 1 card where")
+    with translation.override("nl"):
+        assert reason_text(one).startswith("speelde 1 kaart waar") and "2 kaarten" in reason_text(two)
+    with translation.override("de"):
+        assert reason_text(one).startswith("spielte 1 Karte,") and "2 Karten" in reason_text(two)
+
+
 def test_the_sentence_follows_the_text_where_a_code_has_several():
     out = Reason("fed-next-player", "seat 2 took the discard TH and went out with it", "inaccuracy",
                  {"seat": 2, "card": "TH", "went": "out"})

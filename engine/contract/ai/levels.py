@@ -12,12 +12,11 @@ the name the one level had before, stays an alias of ``strong``).
 - ``strong`` (:class:`~.player.ContractPlayer`): the policy described in
   :mod:`.player`: it buys near the contract, keeps its wild cards, does not
   discard cards that play on the table or that players not yet down collect.
-- ``expert`` (:class:`ExpertPolicy`): ``strong``, and judges a buy by its
-  cost (a buy brings the card and a penalty card: two more cards to be
-  caught with): while the hand is young it buys whatever brings its
-  contract nearer (measured: buying more than ``strong`` wins more), and
-  once the hand may end soon (a player down with three cards or fewer, or a
-  short stock) only a card that completes the contract. Its discard is the
+- ``expert`` (:class:`ExpertPolicy`): ``strong``,
+  but it buys whatever brings its contract nearer, at any time of the hand
+  (measured: its buys are what it wins by), goes down with every further
+  meld its hand holds (where the rules allow more melds than the contract:
+  cards left in melds in hand can never be laid off). Its discard is the
   card its contract needs least, then the one with the least promise (a
   second card of its rank for set contracts, cards of its suit within two
   for run contracts), then not one that feeds the next player (the ranks
@@ -35,12 +34,10 @@ from collections import Counter
 
 from ..game import ContractGame
 from ..moves import Move
-from .player import ContractPlayer, discard_first, find_contract
+from .player import ContractPlayer, accepts, discard_first
 from .seat import ContractSeatPlayer
 
-SHORT_STOCK = 10   # the stock is short: the hand may end any time
-DOWN_FEW = 3       # a player down with this many cards or fewer may go out soon
-
+KEEP = 0   # cards a go-down with further melds leaves in hand at least (0: it may go out)
 
 def _discard_first(game: ContractGame, seat: int, ordered: list[int]) -> Move:
     """The first of ``ordered`` the rules let ``seat`` discard (or the buy
@@ -69,31 +66,45 @@ class BasicPolicy(ContractPlayer):
 
 
 class ExpertPolicy(ContractPlayer):
-    """``expert``: buys judged by their cost; discards by what the contract
-    needs, then by promise, then not feeding the next player."""
-
-    def _danger(self, game: ContractGame) -> bool:
-        """Whether the hand may end soon: another player is down with few
-        cards left, or the stock is short."""
-        return any(d and len(game.hands[s]) <= DOWN_FEW for s, d in enumerate(game.down) if s != self.seat) \
-            or len(game.stock) < SHORT_STOCK
+    """``expert``: buys whatever brings the contract nearer; goes down with
+    every meld in hand; discards by what the contract needs, then by
+    promise, then not feeding the next player."""
 
     def wants_buy(self, game: ContractGame) -> bool:
-        """Buy what brings the contract nearer (a wild card it has room
-        for, a card that raises its value) while the hand is young; once
-        the hand may end soon (:meth:`_danger`) the two cards a buy brings
-        are likely caught in hand, so only a card that completes the
-        contract is worth them."""
+        """Buy whatever brings the contract nearer: a wild card it has room
+        for, a natural card that raises its value (``strong`` buys a
+        natural card only within a card of the contract). Measured: the
+        buys are what ``expert`` wins by (without them it wins no more than
+        its fair share against ``basic``), and holding back once the hand
+        may end soon (a player down with few cards, a short stock) won
+        less."""
         offer = self._buy_offer(game)
         if offer is None:
             return False
         hand, card = offer
-        if self._danger(game):
-            sets, runs = self._need(game)
-            return find_contract(hand + [card], sets, runs, game) is not None
         if game._r.is_wild(card):
             return self._wild_room(game, hand + [card])
         return self._gain(game, card, hand) >= 1
+
+    def play_moves(self, game: ContractGame) -> Move | None:
+        """As ``strong``, but a go-down takes along every further meld the
+        rest of the hand holds (where the rules allow more melds than the
+        contract): cards left in melds in hand can never be laid off."""
+        mv = super().play_moves(game)
+        if mv is None or mv.action != "down" or game.rules.exact_melds:
+            return mv
+        melds = [list(m) for m in mv.melds]
+        rest = list(game.hands[self.seat])
+        for m in melds:
+            for c in m:
+                rest.remove(c)
+        extra = _extra_melds(game, rest, melds)
+        while extra:
+            trial = Move("down", self.seat, melds=tuple(tuple(m) for m in melds + extra))
+            if accepts(game, trial):
+                return trial
+            extra.pop()
+        return mv
 
     def _feeds_next(self, game: ContractGame) -> set[int]:
         """The cards that would feed the next player: once down, any card
@@ -117,8 +128,9 @@ class ExpertPolicy(ContractPlayer):
                         out.add(c + d)
         return out
 
-    def discard_move(self, game: ContractGame) -> Move:
-        """The card its contract needs least (:meth:`_marginals`), then the
+    def _discard_order(self, game: ContractGame) -> list[int]:
+        """Its hand's cards, the one to throw first first: the card its
+        contract needs least (:meth:`_marginals`), then the
         one with the least promise (:func:`_promise`), then not one that
         feeds the next player, not a "player", not one the others collect,
         the most points."""
@@ -135,7 +147,11 @@ class ExpertPolicy(ContractPlayer):
             return (c == self.taken, R.is_wild(c) and keep_wilds, marg.get(c, 0), promise(c),
                     c in feeds, player, helps, -game.rules.card_points(c), c)
 
-        return _discard_first(game, self.seat, sorted(set(hand), key=key))
+        return sorted(set(hand), key=key)
+
+    def discard_move(self, game: ContractGame) -> Move:
+        """The first card of :meth:`_discard_order` the rules let it throw."""
+        return _discard_first(game, self.seat, self._discard_order(game))
 
 
 def _discard_view(player: ContractPlayer, game: ContractGame):
@@ -147,6 +163,45 @@ def _discard_view(player: ContractPlayer, game: ContractGame):
     down = game.down[player.seat]
     marg = {} if down else player._marginals(game, hand)[1]
     return hand, game._r, marg, player._wild_room(game, hand) or down
+
+
+def _extra_melds(game: ContractGame, rest: list[int], contract: list[list[int]]) -> list[list[int]]:
+    """Melds of natural cards in ``rest`` beyond the contract's: sets of
+    three or more of a rank, runs of four or more in a suit no run of the
+    contract uses (when runs of one go-down need their own suits), longest
+    first, as many as leave :data:`KEEP` cards in hand or more (the rules
+    then judge the go-down: going out with it, or a last card that must
+    play on the table)."""
+    R = game._r
+    nat = [c for c in rest if not R.is_wild(c)]
+    out: list[list[int]] = []
+    used_suits = {c // 13 for m in contract for c in m
+                  if not R.is_wild(c) and len({x % 13 for x in m if not R.is_wild(x)}) > 1}
+    ranks = Counter(c % 13 for c in nat)
+    for r, k in sorted(ranks.items(), key=lambda t: -t[1]):
+        if k >= 3:
+            out.append([c for c in nat if c % 13 == r])
+    taken = Counter(c for m in out for c in m)
+    left = list((Counter(nat) - taken).elements())
+    high = 14
+    for suit in range(4):
+        if game.rules.run_suits_distinct and suit in used_suits:
+            continue
+        ps = sorted({c % 13 + 2 for c in left if c // 13 == suit})
+        run: list[int] = []
+        for p in ps + [99]:
+            if run and p == run[-1] + 1 and p <= high:
+                run.append(p)
+                continue
+            if len(run) >= 4:
+                out.append([suit * 13 + q - 2 for q in run])
+                if game.rules.run_suits_distinct:
+                    break
+            run = [p]
+    size = sum(len(m) for m in out)
+    while out and len(rest) - size < KEEP:
+        size -= len(out.pop())
+    return out
 
 
 def _promise(game: ContractGame, hand: list[int], sets: int, runs: int):
