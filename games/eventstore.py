@@ -353,7 +353,7 @@ def prepare(game: Game | int, *, expected_version: int,
         # (positional, in the model's field order _EVENT_FIELDS: half the
         # time of keyword arguments)
         rows.append(Event(None, game_id, version, event_type, schema, payload, actor, now, prev, digest,
-                          hmac.new(key, digest.encode("ascii"), hashlib.sha256).hexdigest()))
+                          hmac.digest(key, digest.encode("ascii"), "sha256").hex()))  # (anchor(), one call)
         prev = digest
     return rows
 
