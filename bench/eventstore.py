@@ -16,6 +16,13 @@ Prints, per database:
 - moves/s through the service by 4 writers at once, each its own games and
   connection, as a server records the moves of many games at a time.
 
+- what a move costs besides the commit: the CPU time per move of this
+  process and (PostgreSQL on this machine) of the database process that
+  served it, over the one-writer run; and the statements a move sends
+  (their first words, as Django runs them: a COMMIT, and on PostgreSQL a
+  BEGIN, goes through the driver and is not counted), over three more
+  games, untimed.
+
 Targets: moves >= 1,000/s on PostgreSQL with one writer and with 4, replay
 >= 20,000 events/s. DEBUG is off, and the tasks a move queues (a finished
 game's analysis) go to a broker nothing consumes (``memory://``), as a
@@ -113,7 +120,9 @@ def run_backend(n_games: int) -> dict:
             moves.append(str(move))
             state.push(move)
         scripts.append(moves)
+    backend_cpu = _backend_cpu(connection)
     n_moves = 0
+    cpu, db_cpu = time.process_time(), backend_cpu()
     t = time.perf_counter()
     for game, moves in zip(games, scripts):
         version = game.version
@@ -121,6 +130,30 @@ def run_backend(n_games: int) -> dict:
             version = services.game_record_move(game=game.pk, move=move, expected_version=version).version
             n_moves += 1
     move_rate = n_moves / (time.perf_counter() - t)
+    cpu_ms = (time.process_time() - cpu) / n_moves * 1000
+    db_cpu_ms = None if db_cpu is None else (backend_cpu() - db_cpu) / n_moves * 1000
+
+    # what a move sends: the statements of each move of a few more games
+    # (not timed), by their first word, the most common shapes first
+    from collections import Counter
+
+    shapes: Counter = Counter()
+    seen: list[str] = []
+
+    def count(execute, sql, params, many, context):
+        seen.append(sql.split(None, 1)[0].upper())
+        return execute(sql, params, many, context)
+
+    for i in range(3):
+        game = services.game_create(variant="sabra", players=3)
+        state, ai, version = services.load_state(game), RandomPlayer(200 + i), game.version
+        while not state.is_over:
+            move = ai.choose(state)
+            state.push(move)
+            seen.clear()
+            with connection.execute_wrapper(count):
+                version = services.game_record_move(game=game.pk, move=str(move), expected_version=version).version
+            shapes[" ".join(seen)] += 1
 
     # the same through several writers at once (a server records moves of
     # many games at a time): WRITERS threads, each its own games and connection
@@ -174,8 +207,30 @@ def run_backend(n_games: int) -> dict:
     with connection.cursor() as cur:
         cur.execute("DROP TABLE IF EXISTS bench_ref")
     return {"vendor": connection.vendor, "ref_inserts": ref_rate, "raw_appends": raw_rate,
-            "move_appends": move_rate, "moves": n_moves, "parallel_moves": par_rate, "replay": replay_rate, "events": n_events,
+            "move_appends": move_rate, "moves": n_moves, "parallel_moves": par_rate,
+            "cpu_ms": cpu_ms, "db_cpu_ms": db_cpu_ms, "shapes": shapes.most_common(), "replay": replay_rate, "events": n_events,
             "engine_replay": engine_rate}
+
+
+def _backend_cpu(connection):
+    """A function giving the CPU seconds used so far by the database
+    process serving ``connection`` (PostgreSQL on this machine: its
+    backend's /proc entry), or giving ``None`` where that cannot be read."""
+    if connection.vendor != "postgresql":
+        return lambda: None
+    with connection.cursor() as cur:
+        cur.execute("SELECT pg_backend_pid()")
+        stat = Path(f"/proc/{cur.fetchone()[0]}/stat")
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def used():
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            return None
+        return (int(fields[11]) + int(fields[12])) / tick  # utime + stime
+
+    return used if used() is not None else (lambda: None)
 
 
 def child(url: str, n_games: int) -> dict:
@@ -238,6 +293,12 @@ def main() -> int:
     print(f"({results[0]['moves']} moves in {args.games} games per database; targets: PostgreSQL moves "
           f">= 1,000/s with one writer and with {WRITERS} (a server's many games), replay >= 20,000 events/s; "
           f"DEBUG off, tasks to a broker nothing consumes)")
+    for r in results:
+        db_cpu = "" if r["db_cpu_ms"] is None else f", the database's process {r['db_cpu_ms']:.3f} ms"
+        print(f"{r['vendor']}: CPU per move with one writer: this process {r['cpu_ms']:.3f} ms{db_cpu}")
+        total = sum(n for _, n in r["shapes"])
+        for shape, n in r["shapes"][:4]:
+            print(f"  {n / total:6.1%} of moves send: {shape}")
     if len(results) == 2:
         s, p = results
         print(f"PostgreSQL/SQLite: append {p['raw_appends'] / s['raw_appends']:.2f}, "

@@ -147,6 +147,8 @@ def ai_seat_to_move(game: Game) -> tuple[int, str] | None:
 def queue_ai_turn(game: Game, events) -> Iterable[outbox.Message]:
     """Outbox handler: after any events, queue ``games.ai_move`` when an AI
     seat is to move and its family has AI players."""
+    if not _ai_seats(game):  # (a game of people only, the most common: nothing to ask the engine)
+        return
     if not _levels(game.family):
         return
     seat = ai_seat_to_move(game)

@@ -21,6 +21,7 @@ The handler gets the projection row (already updated) and the new
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
 import time
@@ -33,6 +34,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from . import eventstore as es
 from . import push
 from .models import Event, Game, OutboxMessage
 
@@ -79,18 +81,52 @@ def messages_for(game: Game, events: list[Event]) -> list[Message]:
     return [msg for handler in list(_HANDLERS) for msg in (handler(game, events) or ())]
 
 
-def publish(game: Game, events: list[Event], messages: list[Message] | None = None) -> int:
+def publish(game: Game, events: list[Event], messages: list[Message] | None = None, *,
+            written: bool = False) -> int:
     """Enqueue the handlers' messages for ``events`` (``messages``, if the
     caller has asked :func:`messages_for` already) and tell the live pages
-    after commit. Returns how many rows were written."""
+    after commit. Returns how many rows were written. ``written``: the
+    caller has written the rows already (:func:`guarded_rows`), only the
+    drain and the live pages are left to arrange."""
     if events:
         push.moved(game.pk, events[-1].version, getattr(events[-1], "hash", "") or "")  # the live pages, after commit
     if messages is None:
         messages = messages_for(game, events)
-    for msg in messages:
-        enqueue(msg.topic, msg.args, msg.kwargs, game=game,
-                event_version=events[-1].version if events else None)
+    if not messages:
+        return 0
+    if not written:
+        version = events[-1].version if events else None
+        for msg in messages:
+            if not msg.topic:
+                raise ValueError("an outbox message needs a task name (topic)")
+        # one INSERT for all of them
+        OutboxMessage.objects.bulk_create([OutboxMessage(topic=msg.topic, args=list(msg.args),
+                                                         kwargs=dict(msg.kwargs or {}), game=game,
+                                                         event_version=version) for msg in messages])
+    drain_after_commit()
     return len(messages)
+
+
+_ROW_COLUMNS = ("topic", "args", "kwargs", "game_id", "event_version", "status", "attempts", "last_error",
+                "task_id", "created_at")
+
+
+def guarded_rows(game: Game, events: list[Event], messages: list[Message], db) -> tuple[str, list[Any]]:
+    """The outbox rows of ``messages`` as one ``INSERT`` written with the
+    events in :func:`games.eventstore.insert_guarded`'s statement (the rows
+    exist only if the events do); :func:`publish` with ``written=True``
+    then arranges the drain.
+
+    :raises ValueError: a message without a topic.
+    """
+    for msg in messages:
+        if not msg.topic:
+            raise ValueError("an outbox message needs a task name (topic)")
+    version = events[-1].version if events else None
+    now = db.ops.adapt_datetimefield_value(timezone.now())
+    return es.guarded_insert(OutboxMessage, _ROW_COLUMNS, [
+        [msg.topic, json.dumps(list(msg.args)), json.dumps(dict(msg.kwargs or {})), game.pk, version,
+         OutboxMessage.Status.PENDING.value, 0, "", "", now] for msg in messages])
 
 
 def drain_after_commit() -> None:
@@ -129,6 +165,7 @@ def retry_delay(attempts: int) -> float:
 
 
 _local = threading.local()
+_BATCH = 50  # rows claimed by one transaction of a drain
 
 
 @dataclass
@@ -181,7 +218,7 @@ def drain(limit: int = 1000) -> DrainReport:
                 rows = list(OutboxMessage.objects.select_for_update(skip_locked=True)
                             .filter(Q(next_attempt_at__isnull=True) | Q(next_attempt_at__lte=now),
                                     status=OutboxMessage.Status.PENDING, id__gt=last_id)
-                            .order_by("id")[:50])
+                            .order_by("id")[:_BATCH])
                 if not rows:
                     break
                 for row in rows:
@@ -229,6 +266,11 @@ def drain(limit: int = 1000) -> DrainReport:
                     report.errors.append(f"{row.topic}: {result.result!r}")
                     log.warning("eager task %s failed: %r", row.topic, result.result)
             if stop:
+                break
+            if len(rows) < _BATCH and not ran_eager:
+                # a short batch was all there was: no third transaction to
+                # find nothing (rows written meanwhile go with the next
+                # drain; tasks run here may have written some: look again)
                 break
     finally:
         _local.draining = False

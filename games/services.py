@@ -8,6 +8,7 @@ when one is due, and writes outbox rows; the outbox is drained after commit.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import secrets
@@ -15,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connections, transaction
 from django.utils import timezone
 
 from engine.errors import EngineError, IllegalMoveError, NotationError
@@ -86,20 +87,39 @@ def _project(game: Game, state, version: int) -> None:
     game.updated_at = timezone.now()
 
 
-def _projection_update(game: Game, *, at_version: int | None = None) -> tuple[str, list[Any]]:
+def _projection_update(game: Game, *, at_version: int | None = None, db=None) -> tuple[str, list[Any]]:
     """The plain ``UPDATE`` writing ``game``'s projection fields (hot path: a
     model save builds the query each time); with ``at_version``, only if
-    the row is still at that version, ``RETURNING id``."""
-    json_param = "CAST(%s AS jsonb)" if connection.vendor == "postgresql" else "%s"
-    sql = (f"UPDATE {Game._meta.db_table} SET version = %s, to_move = %s, status = %s, "
-           f"scores = {json_param}, state = {json_param}, updated_at = %s WHERE id = %s")
+    the row is still at that version, ``RETURNING id``. ``db``: the
+    connection, if the caller holds it."""
+    if db is None:
+        db = connections[DEFAULT_DB_ALIAS]
     params = [game.version, game.to_move, game.status,
               None if game.scores is None else json.dumps(game.scores), json.dumps(game.state),
-              Game._meta.get_field("updated_at").get_db_prep_value(game.updated_at, connection), game.pk]
+              db.ops.adapt_datetimefield_value(game.updated_at), game.pk]  # (the field's get_db_prep_value)
     if at_version is not None:
-        sql += " AND version = %s RETURNING id"
         params.append(at_version)
-    return sql, params
+    return _projection_sql(db.vendor, at_version is not None), params
+
+
+@functools.lru_cache(maxsize=8)
+def _projection_sql(vendor: str, guarded: bool) -> str:
+    json_param = "CAST(%s AS jsonb)" if vendor == "postgresql" else "%s"
+    sql = (f"UPDATE {Game._meta.db_table} SET version = %s, to_move = %s, status = %s, "
+           f"scores = {json_param}, state = {json_param}, updated_at = %s WHERE id = %s")
+    return sql + " AND version = %s RETURNING id" if guarded else sql
+
+
+_SNAPSHOT_COLUMNS = ("game_id", "version", "state", "created_at")
+
+
+def _snapshot_insert(game: Game, db) -> tuple[str, list[Any]]:
+    """The snapshot of ``game``'s projection (its version and state), for
+    :func:`eventstore.insert_guarded`: kept if none is stored at that
+    version yet (as ``get_or_create``)."""
+    return es.guarded_insert(Snapshot, _SNAPSHOT_COLUMNS, [[game.pk, game.version, json.dumps(game.state),
+                                                            db.ops.adapt_datetimefield_value(game.updated_at)]],
+                             on_conflict="nothing")
 
 
 def _snapshot_due(version: int) -> bool:
@@ -113,10 +133,14 @@ def _save_projection(game: Game, state, version: int, *, snapshot_due: bool = Tr
 
 
 def _write_projection(game: Game, *, snapshot_due: bool = True) -> None:
-    with connection.cursor() as cur:
-        cur.execute(*_projection_update(game))
+    db = connections[DEFAULT_DB_ALIAS]
+    with es.bound_cursor(db) as cur:
+        cur.execute(*_projection_update(game, db=db))
     if snapshot_due and _snapshot_due(game.version):
-        Snapshot.objects.get_or_create(game=game, version=game.version, defaults={"state": game.state})
+        # one INSERT that keeps a snapshot already stored at this version (as
+        # get_or_create did, without its savepoint and its SELECT first)
+        Snapshot.objects.bulk_create([Snapshot(game=game, version=game.version, state=game.state)],
+                                     ignore_conflicts=True)
 
 
 def game_create(*, variant: str, players: int, rules: dict[str, Any] | None = None,
@@ -311,16 +335,18 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
     if not isinstance(expected_version, int) or isinstance(expected_version, bool):
         raise BadRequest(f"expected_version must be a whole number, got {expected_version!r}", "bad-version")
     game_id = game if isinstance(game, int) else game.pk
-    # On PostgreSQL, outside a caller's transaction, a move that only moves
-    # the game on (no task to queue, no snapshot due, not the game's end) is
-    # written in one statement, its own transaction: the projection's
-    # UPDATE at the expected version, then the events if that found the row
-    # (eventstore.insert_guarded). Two round trips in all, with the read,
-    # against five in a transaction (BEGIN, read, INSERT, UPDATE, COMMIT).
-    # Such a move starts from the row and state this process last wrote or
-    # read at that version, if it holds them (no read at all); the version
-    # guard of the write catches a move made elsewhere meanwhile.
-    at_once = connection.vendor == "postgresql" and not connection.in_atomic_block
+    # On PostgreSQL, outside a caller's transaction, a move that does not end
+    # the game is written in one statement, its own transaction: the
+    # projection's UPDATE at the expected version, then the events, the
+    # snapshot when one is due and the outbox rows of the tasks it queues,
+    # each only if that UPDATE found the row (eventstore.insert_guarded).
+    # Two round trips in all, with the read, against five or more in a
+    # transaction (BEGIN, read, INSERT, UPDATE, ..., COMMIT). Such a move
+    # starts from the row and state this process last wrote or read at
+    # that version, if it holds them (no read at all); the version guard of
+    # the write catches a move made elsewhere meanwhile.
+    db = connections[DEFAULT_DB_ALIAS]  # (each read through django.db.connection looks it up again)
+    at_once = db.vendor == "postgresql" and not db.in_atomic_block
     with contextlib.ExitStack() as outer:
         if not at_once:
             outer.enter_context(transaction.atomic())
@@ -391,11 +417,14 @@ def game_record_move(*, game: Game | int, move: str, expected_version: int,
         messages = outbox.messages_for(game, rows)
         game.head_version, game.head_hash = new_version, rows[-1].hash
         try:
-            if at_once and not messages and not state.is_over and not _snapshot_due(new_version):
-                es.insert_guarded(rows, *_projection_update(game, at_version=expected_version))
+            if at_once and not state.is_over:
+                also = [_snapshot_insert(game, db)] if _snapshot_due(new_version) else []
+                if messages:
+                    also.append(outbox.guarded_rows(game, rows, messages, db))
+                es.insert_guarded(rows, *_projection_update(game, at_version=expected_version, db=db), also=also, db=db)
                 frames.prime(frames.prepare(game, state, rows, lambda: turn_clock(game, state)))  # before the state is handed on
                 STATE_CACHE.put(game, new_version, state, row=game)
-                outbox.publish(game, rows, messages)
+                outbox.publish(game, rows, messages, written=True)
             else:
                 with transaction.atomic(savepoint=False):
                     es.write(rows)

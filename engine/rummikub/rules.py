@@ -11,7 +11,7 @@ to the shared core as :attr:`RuleSet.meld_rules`, an
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from ..errors import RuleOptionError
@@ -210,5 +210,12 @@ def rules_from_dict(data: dict[str, Any] | None, base: RuleSet | None = None) ->
 
 
 def rules_to_dict(rules: RuleSet) -> dict[str, Any]:
-    """Every option of ``rules`` by name (JSON-safe)."""
+    """Every option of ``rules`` by name (JSON-safe; a new dict each call)."""
+    return dict(_options(rules))
+
+
+@lru_cache(maxsize=64)
+def _options(rules: RuleSet) -> dict[str, Any]:
+    # every snapshot of a game names its rules: asdict once per rule set
+    # (a rule set is frozen and its options are plain values)
     return asdict(rules)

@@ -100,3 +100,17 @@ def test_old_game_created_events_are_upcast_when_read(stream):
 def test_a_schema_newer_than_the_code_is_refused():
     with pytest.raises(ValueError, match="newer than this code"):
         es.upcast(es.GAME_CREATED, 9, {})
+
+
+def test_the_hashed_timestamp_keeps_its_text():
+    """Stored hashes cover the time as strftime('%Y-%m-%dT%H:%M:%S.%fZ') in
+    UTC wrote it: the text must never change (microseconds always written,
+    any zone turned to UTC)."""
+    from datetime import datetime, timedelta, timezone
+
+    cest = timezone(timedelta(hours=2))
+    for moment in (datetime(2026, 11, 27, 13, 5, 9, 0, tzinfo=timezone.utc),
+                   datetime(2026, 1, 2, 3, 4, 5, 67, tzinfo=timezone.utc),
+                   datetime(2025, 6, 30, 23, 59, 59, 999999, tzinfo=cest)):
+        assert es._stamp(moment) == moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    assert es._stamp(datetime(2026, 11, 27, 1, 0, 0, 0, tzinfo=cest)) == "2026-11-26T23:00:00.000000Z"

@@ -11,11 +11,11 @@ from django.test.utils import CaptureQueriesContext
 
 from engine.rummikub.ai.random_player import RandomPlayer
 from games import eventstore as es
-from games import services
+from games import outbox, services
 from games.audit import audit_game
 from games.errors import MoveRefused
 from games.lru import LRU
-from games.models import Event, Game
+from games.models import Event, Game, OutboxMessage, Snapshot
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -97,9 +97,9 @@ def test_a_refusal_on_a_held_row_of_a_game_moved_elsewhere_is_a_conflict(require
 
 
 def test_a_move_that_queues_a_task_on_a_stale_held_row_is_a_conflict_naming_the_version(require_postgres):
-    """The transaction's path (the next seat is the computer's: a task to
-    queue) from a held row that another process has overtaken: the unique
-    constraint refuses the events, and the conflict says where the game is."""
+    """A move that queues a task (the next seat is the computer's) from a
+    held row that another process has overtaken: the guard finds nothing,
+    nothing is written, and the conflict says where the game is."""
     game = services.game_create(variant="sabra", players=2,
                                 seats=[{"name": "Ann"}, {"name": "Bot", "kind": "ai", "ai_level": "random"}])
     with pytest.raises(MoveRefused):  # refused, nothing written: the row read stays held
@@ -140,4 +140,90 @@ def test_twenty_writers_each_round_one_winner_over_a_whole_game(require_postgres
         version += 1
     assert list(Event.objects.filter(game=game).order_by("version").values_list("version", flat=True)) == \
         list(range(1, version + 1))
+    assert audit_game(Game.objects.get(pk=game.pk)).ok
+
+
+def test_a_move_due_a_snapshot_is_one_statement_and_keeps_the_snapshot(require_postgres, settings):
+    """The snapshot due every GAMES_SNAPSHOT_EVERY events is written in the
+    move's statement, with the state the projection holds at that version
+    (and a snapshot already there is kept, as get_or_create did)."""
+    settings.GAMES_SNAPSHOT_EVERY = 4
+    game = services.game_create(variant="sabra", players=2)
+    version = game.version
+    shapes = {}
+    while version < 8:
+        move = _next_move(game.pk)
+        with CaptureQueriesContext(connection) as seen:
+            version = services.game_record_move(game=game.pk, move=move, expected_version=version).version
+        shapes[version] = [q["sql"].split()[0] for q in seen.captured_queries]
+        if version in (4, 8):
+            snap = Snapshot.objects.get(game=game, version=version)
+            assert snap.state == Game.objects.get(pk=game.pk).state
+            assert snap.state == services.state_from_stream(game, use_snapshots=False).snapshot()
+    assert shapes[4] == ["WITH"] and shapes[8] == ["WITH"], shapes
+    assert sorted(Snapshot.objects.filter(game=game).values_list("version", flat=True)) == [4, 8]
+    assert audit_game(Game.objects.get(pk=game.pk)).ok
+
+
+def test_a_move_that_queues_a_task_is_one_statement_with_its_outbox_row(require_postgres, monkeypatch):
+    """The next seat is the computer's: the task's outbox row is written in
+    the move's statement (the drain that follows is the outbox's own)."""
+    monkeypatch.setattr(outbox, "_drain_quietly", lambda: None)  # the row stays pending, to be seen
+    game = services.game_create(variant="sabra", players=2,
+                                seats=[{"name": "Ann"}, {"name": "Bot", "kind": "ai", "ai_level": "random"}])
+    services.game_record_move(game=game.pk, move=_next_move(game.pk), expected_version=1)  # row and state now held
+    # the computer's move, recorded as its task would, then Ann's again
+    v = services.game_record_move(game=game.pk, move=_next_move(game.pk), expected_version=2).version
+    OutboxMessage.objects.all().delete()
+    move = _next_move(game.pk)
+    with CaptureQueriesContext(connection) as seen:
+        v = services.game_record_move(game=game.pk, move=move, expected_version=v).version
+    assert [q["sql"].split()[0] for q in seen.captured_queries] == ["WITH"]
+    row = OutboxMessage.objects.get()
+    assert (row.topic, row.args, row.kwargs, row.game_id, row.event_version, row.status) == \
+        ("games.ai_move", [game.pk, v], {}, game.pk, v, OutboxMessage.Status.PENDING)
+
+
+def test_a_stale_held_row_writes_no_outbox_row_or_snapshot(require_postgres, settings, monkeypatch):
+    """The guard found nothing: neither the events nor what goes with them
+    (the snapshot due, the task's row) are written."""
+    settings.GAMES_SNAPSHOT_EVERY = 3
+    monkeypatch.setattr(outbox, "_drain_quietly", lambda: None)
+    game = services.game_create(variant="sabra", players=2,
+                                seats=[{"name": "Ann"}, {"name": "Bot", "kind": "ai", "ai_level": "random"}])
+    v = services.game_record_move(game=game.pk, move=_next_move(game.pk), expected_version=1).version
+    move = _next_move(game.pk)
+    OutboxMessage.objects.all().delete()
+    with monkeypatch.context() as m:
+        m.setattr(settings, "GAMES_SNAPSHOT_EVERY", 0)  # the move elsewhere takes no snapshot of its own
+        _move_elsewhere(game.pk, v)
+    OutboxMessage.objects.all().delete()
+    with pytest.raises(es.ConcurrencyConflict) as caught:
+        services.game_record_move(game=game.pk, move=move, expected_version=v)  # would take the snapshot at 3
+    assert caught.value.actual == v + 1
+    assert not Snapshot.objects.filter(game=game).exists()
+    assert not OutboxMessage.objects.exists()
+    assert Event.objects.filter(game=game).count() == v + 1
+
+
+def test_the_last_move_on_a_stale_held_row_is_a_conflict(require_postgres):
+    """The game's end takes the transaction (the seed is read and revealed):
+    from a held row that another process has overtaken, the unique
+    constraint refuses the events and nothing of the ending is kept."""
+    game = services.game_create(variant="sabra", players=2)
+    version = game.version
+    while True:
+        state = services.load_state(Game.objects.get(pk=game.pk))
+        move = RandomPlayer(7).choose(state)
+        state.push(move)
+        if state.is_over:
+            break
+        version = services.game_record_move(game=game.pk, move=str(move), expected_version=version).version
+    _move_elsewhere(game.pk, version)  # a move at the same version (the held row is now stale)
+    now = Game.objects.get(pk=game.pk).version  # (one event more, or two if that move ended the game)
+    assert now > version
+    with pytest.raises(es.ConcurrencyConflict) as caught:
+        services.game_record_move(game=game.pk, move=str(move), expected_version=version)
+    assert caught.value.actual == now
+    assert Event.objects.filter(game=game).count() == now
     assert audit_game(Game.objects.get(pk=game.pk)).ok
