@@ -75,10 +75,20 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait(5)
 
 
-def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+SERVERS = {
+    # the web process as deployed (config/web.py: uvicorn, uvloop, httptools)
+    "uvicorn": lambda port: [sys.executable, "-m", "config.web", "-b", "127.0.0.1", "-p", str(port),
+                             "--log-level", "warning"],
+    # the server before it, for comparison
+    "daphne": lambda port: [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                            "config.asgi:application"],
+}
+
+
+def start_server(env: dict[str, str], server: str = "uvicorn") -> tuple[subprocess.Popen, str]:
+    """A web process (``SERVERS``) on a free port, once it takes connections."""
     port = free_port()
-    proc = subprocess.Popen([*(os.environ["LIVE_SERVER_CMD"].split() if os.environ.get("LIVE_SERVER_CMD") else [str(ROOT / ".venv/bin/daphne")]), "-b", "127.0.0.1", "-p", str(port),
-                             "config.asgi:application"], cwd=ROOT, env=env,
+    proc = subprocess.Popen(SERVERS[server](port), cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def up():
@@ -88,10 +98,10 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
             return True
         except OSError:
             if proc.poll() is not None:
-                raise SystemExit("daphne exited: " + proc.stderr.read().decode()[-2000:])
+                raise SystemExit(f"{server} exited: " + proc.stderr.read().decode()[-2000:])
             return False
 
-    wait(up, 30, "daphne")
+    wait(up, 30, server)
     return proc, f"http://127.0.0.1:{port}"
 
 
@@ -299,6 +309,8 @@ def main(argv=None) -> int:
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a scripted player thinks before each move (default 1.0; 0: flat out)")
     parser.add_argument("--layer", choices=("memory", "redis", "both"), default="both")
+    parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn",
+                        help="the web server: uvicorn (config/web.py, as deployed; default) or daphne (before)")
     parser.add_argument("--database", default="", help="a PostgreSQL URL (default: a fresh SQLite file)")
     parser.add_argument("--browsers", type=int, default=0, metavar="N",
                         help="follow the first N games in Chromium seat pages too, and print the time from a "
@@ -329,7 +341,7 @@ def main(argv=None) -> int:
                     redis_proc, url = start_redis(work)
                 server_env["CHANNEL_REDIS_URL"] = url
             for n in args.games:
-                server, base = start_server(server_env)
+                server, base = start_server(server_env, args.server)
                 spy = None
                 if args.profile:  # py-spy samples the server while it plays (collapsed stacks)
                     spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-r", "100", "--gil", "-f", "raw", "-o",
