@@ -1,5 +1,5 @@
-"""The web server on PostgreSQL keeps to its connection pool: daphne as a
-subprocess with ``DB_POOL_MAX=3`` serves 60 concurrent requests; every one
+"""The web server on PostgreSQL keeps to its connection pool: the web
+process (``python -m config.web``) as a subprocess with ``DB_POOL_MAX=3`` serves 60 concurrent requests; every one
 is answered, and PostgreSQL never sees more than 3 connections from it.
 (With ``DB_POOL_MAX=0``, a connection kept per thread, the same burst held
 59 connections: the failure this test guards against.)"""
@@ -34,8 +34,8 @@ def test_sixty_concurrent_requests_stay_within_a_pool_of_three(require_postgres)
     env.update(DATABASE_URL=database_url(), DB_POOL_MAX="3", DB_POOL_MIN="1", LOG_LEVEL="ERROR",
                SHED_DEADLINE_MS="0",  # the pool is under test: no request refused for the burst
                DJANGO_SETTINGS_MODULE="config.settings")
-    server = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-                               "config.asgi:application"], cwd=ROOT, env=env,
+    server = subprocess.Popen([sys.executable, "-m", "config.web", "-b", "127.0.0.1", "-p", str(port),
+                               "--log-level", "warning"], cwd=ROOT, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
     base = f"http://127.0.0.1:{port}"
     name = connection.settings_dict["NAME"]
@@ -60,7 +60,7 @@ def test_sixty_concurrent_requests_stay_within_a_pool_of_three(require_postgres)
                 assert server.poll() is None, server.stderr.read().decode()[-2000:]
                 return False
 
-        wait_for(up, 30, "daphne")
+        wait_for(up, 30, "the web server")
         with connection.cursor() as cur:
             cur.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND backend_type = 'client backend'",
                         (name,))
