@@ -1,7 +1,8 @@
 """Live pages under load: N games played at once by scripted seats over
 real sockets, and how long a move takes to reach the other seat's screen.
 
-Each run starts daphne (``config.asgi``) as a subprocess on a fresh SQLite
+Each run starts the web process (``config/web.py``: uvicorn serving
+``config.asgi``; ``--server daphne`` for the server before it) as a subprocess on a fresh SQLite
 database (the embedded default) or ``--database URL``, with the in-memory
 channel layer or, for ``--layer redis``, channels-redis on a private
 redis-server started here. For every game (Sabra, two seats) both seats are
@@ -311,6 +312,9 @@ def main(argv=None) -> int:
     parser.add_argument("--layer", choices=("memory", "redis", "both"), default="both")
     parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn",
                         help="the web server: uvicorn (config/web.py, as deployed; default) or daphne (before)")
+    parser.add_argument("--redis", default="", metavar="URL",
+                        help="the Redis layer's Redis (e.g. redis://127.0.0.1:6379/4; default: a private "
+                             "redis-server started here)")
     parser.add_argument("--database", default="", help="a PostgreSQL URL (default: a fresh SQLite file)")
     parser.add_argument("--browsers", type=int, default=0, metavar="N",
                         help="follow the first N games in Chromium seat pages too, and print the time from a "
@@ -337,7 +341,9 @@ def main(argv=None) -> int:
         for layer in layers:
             server_env = dict(env)
             if layer == "redis":
-                if redis_proc is None:
+                if args.redis:
+                    url = args.redis
+                elif redis_proc is None:
                     redis_proc, url = start_redis(work)
                 server_env["CHANNEL_REDIS_URL"] = url
             for n in args.games:

@@ -1,6 +1,7 @@
 """ASGI entry point: Django's pages and API over HTTP, and the live pages'
-WebSockets (games/consumers.py, docs/live.md). Serve it with daphne:
-``daphne -b 0.0.0.0 -p 8000 config.asgi:application`` (bin/demo does)."""
+WebSockets (games/consumers.py, docs/live.md). The web process serves it
+with uvicorn: ``python -m config.web -b 0.0.0.0 -p 8000`` (config/web.py;
+bin/demo and bin/serve do). ``manage.py runserver`` serves it with daphne."""
 
 import asyncio
 import contextvars
@@ -145,7 +146,7 @@ if settings.DEBUG:  # the embedded default serves its own static files, as runse
     http = ASGIStaticFilesHandler(django_application)
 http = ShedLoadMiddleware(http, SHEDDER, exempt=("/" + settings.STATIC_URL.lstrip("/"),))
 
-try:
+try:  # runserver's server (daphne): the web process itself runs uvicorn (config/web.py)
     from daphne import http_protocol as daphne_http
 except ImportError:  # pragma: no cover - served by another ASGI server
     daphne_http = None
