@@ -31,12 +31,13 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("request: projection row (state JSON, update)", ("_write_projection (", "_project (games/services.py")),
     ("request: read the game row and state", ("game_without_state (", "load_state (", "_StateCache.")),
     ("request: commit, transaction", ("Atomic.__exit__", "Atomic.__enter__", "ExitStack.__exit__")),
+    ("request: the move's body checked", ("_plain_move_in (", "MoveInSerializer")),
     ("request: the answer (receipt, JSON)", ("_move_answer (",)),
     ("request: other views (create, seats, pages)", ("GameListCreate.", "SeatTake.", "play_enter (", "SeatView.")),
     ("request: Django and DRF around the view", ("_whole_request (config/asgi.py", "_timed_response (")),
     ("sockets: frames built and sent", ("games/consumers.py",)),
     ("sockets: channels and the layer", ("channels/",)),
-    ("server: daphne, Twisted, asyncio (HTTP and WebSocket I/O)", ("",)),
+    ("server: the ASGI server, its event loop (HTTP and WebSocket I/O)", ("",)),
 ]
 IDLE = ("_worker (concurrent", "Condition.wait", "EpollSelector.select", "_wait_for_tstate_lock", "Event.wait",
         "Thread._bootstrap_inner (threading.py")
