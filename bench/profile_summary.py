@@ -31,7 +31,6 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("request: projection row (state JSON, update)", ("_write_projection (", "_project (games/services.py")),
     ("request: read the game row and state", ("game_without_state (", "load_state (", "_StateCache.")),
     ("request: commit, transaction", ("Atomic.__exit__", "Atomic.__enter__", "ExitStack.__exit__")),
-    ("request: the move's body checked", ("_plain_move_in (", "MoveInSerializer")),
     ("request: the answer (receipt, JSON)", ("_move_answer (",)),
     ("request: other views (create, seats, pages)", ("GameListCreate.", "SeatTake.", "play_enter (", "SeatView.")),
     ("request: Django and DRF around the view", ("_whole_request (config/asgi.py", "_timed_response (")),
