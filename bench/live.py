@@ -1,7 +1,8 @@
 """Live pages under load: N games played at once by scripted seats over
 real sockets, and how long a move takes to reach the other seat's screen.
 
-Each run starts daphne (``config.asgi``) as a subprocess on a fresh SQLite
+Each run starts the web process (``config/web.py``: uvicorn serving
+``config.asgi``; ``--server daphne`` for the server before it) as a subprocess on a fresh SQLite
 database (the embedded default) or ``--database URL``, with the in-memory
 channel layer or, for ``--layer redis``, channels-redis on a private
 redis-server started here. For every game (Sabra, two seats) both seats are
@@ -75,10 +76,20 @@ def stop_server(proc: subprocess.Popen) -> None:
         proc.wait(5)
 
 
-def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+SERVERS = {
+    # the web process as deployed (config/web.py: uvicorn, uvloop, httptools)
+    "uvicorn": lambda port: [sys.executable, "-m", "config.web", "-b", "127.0.0.1", "-p", str(port),
+                             "--log-level", "warning"],
+    # the server before it, for comparison
+    "daphne": lambda port: [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+                            "config.asgi:application"],
+}
+
+
+def start_server(env: dict[str, str], server: str = "uvicorn") -> tuple[subprocess.Popen, str]:
+    """A web process (``SERVERS``) on a free port, once it takes connections."""
     port = free_port()
-    proc = subprocess.Popen([*(os.environ["LIVE_SERVER_CMD"].split() if os.environ.get("LIVE_SERVER_CMD") else [str(ROOT / ".venv/bin/daphne")]), "-b", "127.0.0.1", "-p", str(port),
-                             "config.asgi:application"], cwd=ROOT, env=env,
+    proc = subprocess.Popen(SERVERS[server](port), cwd=ROOT, env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     def up():
@@ -88,10 +99,10 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen, str]:
             return True
         except OSError:
             if proc.poll() is not None:
-                raise SystemExit("daphne exited: " + proc.stderr.read().decode()[-2000:])
+                raise SystemExit(f"{server} exited: " + proc.stderr.read().decode()[-2000:])
             return False
 
-    wait(up, 30, "daphne")
+    wait(up, 30, server)
     return proc, f"http://127.0.0.1:{port}"
 
 
@@ -299,6 +310,11 @@ def main(argv=None) -> int:
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a scripted player thinks before each move (default 1.0; 0: flat out)")
     parser.add_argument("--layer", choices=("memory", "redis", "both"), default="both")
+    parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn",
+                        help="the web server: uvicorn (config/web.py, as deployed; default) or daphne (before)")
+    parser.add_argument("--redis", default="", metavar="URL",
+                        help="the Redis layer's Redis (e.g. redis://127.0.0.1:6379/4; default: a private "
+                             "redis-server started here)")
     parser.add_argument("--database", default="", help="a PostgreSQL URL (default: a fresh SQLite file)")
     parser.add_argument("--browsers", type=int, default=0, metavar="N",
                         help="follow the first N games in Chromium seat pages too, and print the time from a "
@@ -325,11 +341,13 @@ def main(argv=None) -> int:
         for layer in layers:
             server_env = dict(env)
             if layer == "redis":
-                if redis_proc is None:
+                if args.redis:
+                    url = args.redis
+                elif redis_proc is None:
                     redis_proc, url = start_redis(work)
                 server_env["CHANNEL_REDIS_URL"] = url
             for n in args.games:
-                server, base = start_server(server_env)
+                server, base = start_server(server_env, args.server)
                 spy = None
                 if args.profile:  # py-spy samples the server while it plays (collapsed stacks)
                     spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-r", "100", "--gil", "-f", "raw", "-o",

@@ -1,6 +1,7 @@
 """The real server under a club night's load: 200 seats in 50 games.
 
-Starts daphne (``config.asgi``) on PostgreSQL (``--database``, created and
+Starts the web process (``config/web.py``: uvicorn serving ``config.asgi``;
+``--server daphne`` for the server before it) on PostgreSQL (``--database``, created and
 migrated if missing; never the test database) with Redis as broker and
 channel layer (a private redis-server started here) and a bounded
 connection pool (``DB_POOL_MAX``, default 10). Creates ``--games`` Sabra
@@ -13,6 +14,7 @@ each rate of ``--rates``. Each request is one seat's: the seat on turn draws
     .venv/bin/python bench/load.py                       # 50, 100, 200 requests/s, 15 s each
     .venv/bin/python bench/load.py --rates 200 --seconds 30 --pool 5
     .venv/bin/python bench/load.py --servers 2      # two web processes behind the Redis layer
+    .venv/bin/python bench/load.py --rates 200 400 --server daphne   # the same on daphne
 
 Prints per rate: requests sent and answered, p50/p95/p99 latency, errors
 (any answer but 2xx, the 409 of a move overtaken by another and the 503
@@ -41,7 +43,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from live import percentile, start_server, stop_server  # noqa: E402
+from live import SERVERS, percentile, start_server, stop_server  # noqa: E402
 from workers import ROOT, ensure_database, start_redis  # noqa: E402
 
 
@@ -168,7 +170,9 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=50)
     parser.add_argument("--pool", type=int, default=10, help="DB_POOL_MAX of each server process (default 10)")
     parser.add_argument("--servers", type=int, default=1,
-                        help="daphne processes sharing the load (the Redis layer spans them; default 1)")
+                        help="web processes sharing the load (the Redis layer spans them; default 1)")
+    parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn",
+                        help="the web server: uvicorn (config/web.py, as deployed; default) or daphne (before)")
     parser.add_argument("--database", default="postgres://postgres@127.0.0.1:5432/tablekeeper_load")
     args = parser.parse_args(argv)
     if args.games < 1 or args.seconds <= 0 or any(r <= 0 for r in args.rates) or args.pool < 1 or args.servers < 1:
@@ -185,9 +189,9 @@ def main(argv=None) -> int:
            "API_RATE_GAME_CREATE": "", "API_RATE_SEAT_TAKE": "",
            "API_RATE_MOVE_STALE": "",  # one client address plays every seat: its overtaken moves are not abuse
            "LOG_LEVEL": "ERROR"}
-    servers = [start_server(env) for _ in range(args.servers)]
+    servers = [start_server(env, args.server) for _ in range(args.servers)]
     bases = [b for _, b in servers]
-    print(f"{args.servers} daphne process(es) on PostgreSQL ({args.database}), Redis {redis_url}, "
+    print(f"{args.servers} {args.server} process(es) on PostgreSQL ({args.database}), Redis {redis_url}, "
           f"pool {args.pool} each (at most {args.pool * args.servers} connections), {args.games} games of 4 seats")
     print(f"{'rate/s':>6} {'sent':>6} {'answered':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'errors':>6} "
           f"{'409s':>5} {'503s':>5} {'max conns':>9} {'ref ms':>7} {'p95/ref':>7} {'load':>5}")

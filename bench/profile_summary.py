@@ -36,7 +36,7 @@ STAGES: list[tuple[str, tuple[str, ...]]] = [
     ("request: Django and DRF around the view", ("_whole_request (config/asgi.py", "_timed_response (")),
     ("sockets: frames built and sent", ("games/consumers.py",)),
     ("sockets: channels and the layer", ("channels/",)),
-    ("server: daphne, Twisted, asyncio (HTTP and WebSocket I/O)", ("",)),
+    ("server: the ASGI server, its event loop (HTTP and WebSocket I/O)", ("",)),
 ]
 IDLE = ("_worker (concurrent", "Condition.wait", "EpollSelector.select", "_wait_for_tstate_lock", "Event.wait",
         "Thread._bootstrap_inner (threading.py")

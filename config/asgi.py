@@ -1,6 +1,7 @@
 """ASGI entry point: Django's pages and API over HTTP, and the live pages'
-WebSockets (games/consumers.py, docs/live.md). Serve it with daphne:
-``daphne -b 0.0.0.0 -p 8000 config.asgi:application`` (bin/demo does)."""
+WebSockets (games/consumers.py, docs/live.md). The web process serves it
+with uvicorn: ``python -m config.web -b 0.0.0.0 -p 8000`` (config/web.py;
+bin/demo and bin/serve do). ``manage.py runserver`` serves it with daphne."""
 
 import asyncio
 import contextvars
@@ -72,8 +73,10 @@ class OneHopASGIHandler(ASGIHandler):
         loop = asyncio.get_running_loop()
         push.remember_loop(loop)  # a move's push is handed to this loop, not waited for
         try:
-            response = await loop.run_in_executor(self.pool, contextvars.copy_context().run,
-                                                  self._whole_request, scope, body_file)
+            response, pushes = await loop.run_in_executor(self.pool, contextvars.copy_context().run,
+                                                          self._whole_request, scope, body_file)
+            if pushes:  # the request's live pushes (a move's notice), sent from here: no extra wake-up
+                push.send_carried(pushes)
             try:
                 await self.send_response(response, send)
             except asyncio.CancelledError:
@@ -86,7 +89,16 @@ class OneHopASGIHandler(ASGIHandler):
 
     def _whole_request(self, scope, body_file):
         """``request_started``, the response and, unless it streams,
-        ``request_finished``: all on this thread."""
+        ``request_finished``: all on this thread. With the response, the
+        live pushes the request made (:func:`games.push.carrying`: the loop
+        sends them as it takes the answer, instead of being woken for each)."""
+        pushes = push.carrying()
+        try:
+            return self._response(scope, body_file), pushes
+        finally:
+            push.stop_carrying()
+
+    def _response(self, scope, body_file):
         set_script_prefix(get_script_prefix(scope))
         signals.request_started.send(sender=self.__class__, scope=scope)
         request, error_response = self.create_request(scope, body_file)
@@ -134,7 +146,7 @@ if settings.DEBUG:  # the embedded default serves its own static files, as runse
     http = ASGIStaticFilesHandler(django_application)
 http = ShedLoadMiddleware(http, SHEDDER, exempt=("/" + settings.STATIC_URL.lstrip("/"),))
 
-try:
+try:  # runserver's server (daphne): the web process itself runs uvicorn (config/web.py)
     from daphne import http_protocol as daphne_http
 except ImportError:  # pragma: no cover - served by another ASGI server
     daphne_http = None

@@ -446,8 +446,8 @@ SHED_RETRY_AFTER = env_int("SHED_RETRY_AFTER", 1)
 
 # --- live pages (Django Channels) --------------------------------------------
 # The seat and replay pages get a push over a WebSocket when their game moves
-# on (games/consumers.py, docs/live.md). Served by an ASGI server (daphne,
-# bin/demo). One web process: the in-memory layer. Several processes, or
+# on (games/consumers.py, docs/live.md). Served by an ASGI server (uvicorn,
+# config/web.py; bin/demo, bin/serve). One web process: the in-memory layer. Several processes, or
 # Celery workers whose AI moves must reach the pages: set CHANNEL_REDIS_URL.
 # It is never taken from the broker URL on its own: a push is a courtesy
 # (the pages poll when a socket drops) and must not share a Redis outage's

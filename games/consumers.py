@@ -29,6 +29,7 @@ import logging
 from types import SimpleNamespace
 from typing import Any
 
+from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
@@ -116,6 +117,19 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
 
+    async def dispatch(self, message):
+        """Channels' dispatch without its ``close_old_connections`` hop.
+        Channels sends every message a consumer handles through the shared
+        sync thread first, to close the database connections gone stale:
+        one trip per notice per socket, queued behind every other socket's,
+        where the frame is mostly sent from memory with no database at all.
+        Everything here that reads the database goes through
+        ``database_sync_to_async``, which closes stale connections itself."""
+        handler = getattr(self, get_handler_name(message), None)
+        if handler is None:
+            raise ValueError(f"No handler for message type {message['type']}")
+        await handler(message)
+
     async def receive_json(self, content, **kwargs):
         return  # the client sends nothing the server needs
 
@@ -164,13 +178,15 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
 
     async def _send_text(self, text: str) -> bool:
         """Send, unless the page went away meanwhile (a push that meets a
-        page being closed or reloaded): the server's "Attempt to send on a
-        closed protocol" (autobahn's ``Disconnected``, a ``RuntimeError``)
-        is the socket's end, not an error. Whether it was sent."""
+        page being closed or reloaded): the server's word for a socket
+        already closed (uvicorn's ``ClientDisconnected``, an ``OSError``;
+        daphne's "Attempt to send on a closed protocol", autobahn's
+        ``Disconnected``, a ``RuntimeError``) is the socket's end, not an
+        error. Whether it was sent."""
         try:
             await self.send(text_data=text)
-        except RuntimeError as exc:
-            if type(exc).__name__ != "Disconnected":
+        except (OSError, RuntimeError) as exc:
+            if type(exc).__name__ not in ("ClientDisconnected", "Disconnected"):
                 raise
             log.debug("live socket for game %s closed before its frame was sent", self.game_id)
             return False
@@ -178,7 +194,7 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
 
     async def _send(self, content) -> bool:
         """:meth:`_send_text` of ``content`` as JSON."""
-        return await self._send_text(await self.encode_json(content))
+        return await self._send_text(frames.encode(content))
 
     async def refuse(self):
         if self.following:

@@ -31,13 +31,13 @@ again at most every :data:`SEAT_KEYS_TTL` seconds in any case.
 
 from __future__ import annotations
 
-import json
 import threading
 import time
 from collections import Counter
 from datetime import datetime
 from typing import Any
 
+import orjson
 from django.utils import timezone
 
 from .lru import LRU
@@ -117,11 +117,19 @@ class Parts:
         """The frame as sent, encoded once per seat (a game with a clock
         is encoded per socket: its seconds left change)."""
         if self.clock is not None:
-            return json.dumps(self.frame(seat_index))
+            return encode(self.frame(seat_index))
         found = self._texts.get(seat_index)
         if found is None:
-            found = self._texts[seat_index] = json.dumps(self.frame(seat_index))
+            found = self._texts[seat_index] = encode(self.frame(seat_index))
         return found
+
+
+def encode(frame: dict[str, Any]) -> str:
+    """A frame as JSON text (orjson: several times quicker than the
+    standard library on a view's nested lists, the same JSON; keys that are
+    not strings, as in a view's per-seat maps, written as strings as
+    ``json.dumps`` does)."""
+    return orjson.dumps(frame, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class FrameParts:

@@ -1,9 +1,15 @@
 """Tell the live pages that a game moved on.
 
 After a transaction that appended events commits, one small notice goes to
-the game's group (``game-<id>``): the version it is at, nothing else. Each
-socket then reads its own view from the database (games/consumers.py), so
-no message in the layer ever holds a rack, the pool or the seed.
+the game's group (``game-<id>``): the version it is at and its hash, nothing
+else. Each socket then sends its own view (games/consumers.py,
+games/frames.py), so no message in the layer ever holds a rack, the pool or
+the seed.
+
+A web request's notices travel back with its answer (:func:`carrying`,
+config/asgi.py) and the server's event loop sends them as it takes the
+answer; anywhere else (a worker, a command, a socket's own loop) they are
+sent at once.
 
 A push is a courtesy: the pages poll when their socket is down. A layer that
 fails (Redis gone) is logged and never breaks or slows the write.
@@ -13,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 
 from django.db import transaction
 
@@ -61,6 +68,66 @@ def _main_loop():
     return loop if loop is not None and loop.is_running() and not loop.is_closed() else None
 
 
+_carried = threading.local()  # a request thread's pushes, sent by the server's loop with its answer
+
+
+def carrying():
+    """Collect the pushes of the request this thread is about to run
+    (config/asgi.py): instead of waking the server's loop for each, they
+    are handed back with the answer and sent by :func:`send_carried` on the
+    loop, which the answer wakes anyway. Returns the list to hand back."""
+    _carried.pushes = pushes = []
+    return pushes
+
+
+def stop_carrying() -> None:
+    _carried.pushes = None
+
+
+def send_carried_now(**_) -> None:
+    """Hand the pushes this thread carries to the server's loop at once. A
+    task run in the request's own thread (eager mode, the embedded default:
+    an AI seat's reply to the move) may take a while, and the pages should
+    not wait for it to see the move that came before (Celery's
+    ``task_prerun``, which eager tasks send too)."""
+    pushes = getattr(_carried, "pushes", None)
+    if not pushes:
+        return
+    held, pushes[:] = list(pushes), []
+    main = _main_loop()
+    for layer, group, message in held:
+        try:
+            if main is not None:
+                asyncio.run_coroutine_threadsafe(layer.group_send(group, message), main).add_done_callback(_logged)
+            else:
+                from asgiref.sync import async_to_sync
+
+                async_to_sync(layer.group_send)(group, message)
+        except Exception:  # noqa: BLE001 - a push never fails a write
+            log.warning("live push to %s (%s) not sent", group, message.get("type"), exc_info=True)
+
+
+def _connect_task_prerun() -> None:
+    try:
+        from celery.signals import task_prerun
+    except ImportError:  # pragma: no cover - Celery is a dependency
+        return
+    task_prerun.connect(send_carried_now, weak=False, dispatch_uid="games.push.send_carried_now")
+
+
+_connect_task_prerun()
+
+
+def send_carried(pushes: list) -> None:
+    """Send the pushes a request collected (on the server's loop, not waited
+    for; a failure is logged as any push's)."""
+    for layer, group, message in pushes:
+        try:
+            asyncio.get_running_loop().create_task(layer.group_send(group, message)).add_done_callback(_logged)
+        except Exception:  # noqa: BLE001 - a push never fails a write
+            log.warning("live push to %s (%s) not sent", group, message.get("type"), exc_info=True)
+
+
 def _logged(future) -> None:
     exc = future.exception()
     if exc is not None:
@@ -84,6 +151,10 @@ def _send(game_id: int, message: dict) -> None:
             loop = None
         if loop is not None:  # called from a thread that runs an event loop: schedule it there
             loop.create_task(layer.group_send(group_name(game_id), message)).add_done_callback(_logged)
+            return
+        pushes = getattr(_carried, "pushes", None)
+        if pushes is not None:  # a request's thread: sent with its answer, on the loop
+            pushes.append((layer, group_name(game_id), message))
             return
         main = _main_loop()
         if main is not None:  # a view's thread: hand the send to the server's loop, do not wait for it

@@ -1,9 +1,10 @@
 """The browser tests' servers.
 
-``asgi_live_server``: daphne serving ``config.asgi.application`` (pages,
-API and the live pages' WebSockets) from a thread of the test process, on a
-free port, against the test database. Twisted's reactor runs once per
-process, so the server is started once and reused by every test; each
+``asgi_live_server``: the web process's server (``config/web.py``: uvicorn
+with uvloop and httptools) serving ``config.asgi.application`` (pages, API
+and the live pages' WebSockets) from a thread of the test process, on a
+free port, against the test database. The server is started once and
+reused by every test; each
 test's data lives in its own transaction-flushed database as with
 pytest-django's ``live_server``.
 """
@@ -28,7 +29,7 @@ def _free_port() -> int:
 
 @pytest.fixture
 def asgi_live_server(transactional_db, settings, monkeypatch):
-    """The base URL of a daphne server running in this process.
+    """The base URL of the web server running in this process.
 
     Load shedding is off here: the server shares two cores with the test's
     browsers and another test process, so its queue is long for reasons
@@ -40,18 +41,21 @@ def asgi_live_server(transactional_db, settings, monkeypatch):
 
     monkeypatch.setattr(SHEDDER, "deadline", 0)
     if not _SERVER:
-        from daphne.server import Server
-        from daphne.endpoints import build_endpoint_description_strings
+        import time
 
-        from config.asgi import application
+        import uvicorn
+
+        from config.web import config
 
         port = _free_port()
-        ready = threading.Event()
-        server = Server(application, endpoints=build_endpoint_description_strings(host="127.0.0.1", port=port),
-                        signal_handlers=False, ready_callable=ready.set, verbosity=0)
-        threading.Thread(target=server.run, name="daphne", daemon=True).start()
-        if not ready.wait(20):
-            pytest.fail("daphne did not start within 20 s")
+        server = uvicorn.Server(config("127.0.0.1", port, log_level="warning"))
+        thread = threading.Thread(target=server.run, name="web", daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 20
+        while not server.started:
+            if time.monotonic() > deadline or not thread.is_alive():
+                pytest.fail("the web server did not start within 20 s")
+            time.sleep(0.05)
         _SERVER["url"] = f"http://127.0.0.1:{port}"
     yield _SERVER["url"]
 

@@ -1,4 +1,5 @@
-"""Several web processes sharing one channel layer, for real: two daphne
+"""Several web processes sharing one channel layer, for real: two web
+processes (``python -m config.web``, as ``bin/serve`` starts them) as
 subprocesses on the PostgreSQL test database and a private Redis (the
 channels-redis layer), addressed each by its own port, as a balancer in
 front of them (``bin/serve``) would spread the browsers.
@@ -27,14 +28,14 @@ from .conftest import ROOT, RedisServer, database_url, free_port, wait_for
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
 
-class Daphne:
+class WebProcess:
     def __init__(self, env: dict, log):
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.log = log
         self.name = log.name
-        self.proc = subprocess.Popen([sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(self.port),
-                                      "config.asgi:application"], cwd=ROOT, env=env,
+        self.proc = subprocess.Popen([sys.executable, "-m", "config.web", "-b", "127.0.0.1", "-p",
+                                      str(self.port), "--log-level", "warning"], cwd=ROOT, env=env,
                                      stdout=subprocess.DEVNULL, stderr=open(log, "wb"), start_new_session=True)
 
     def up(self) -> bool:
@@ -61,7 +62,7 @@ class SeatSocket:
     """One seat's browser: its session (the seat link exchanged) and its
     socket on one process; the versions its frames showed."""
 
-    def __init__(self, http, server: Daphne, game: int):
+    def __init__(self, http, server: WebProcess, game: int):
         self.http, self.server, self.game = http, server, game
         self.versions: list[int] = []
         self.ws = None
@@ -102,12 +103,12 @@ def test_a_move_made_through_one_process_reaches_a_seat_on_another(require_postg
     env = {k: v for k, v in os.environ.items() if not k.startswith(("CELERY_", "PYTEST_", "DB_", "CHANNEL_"))}
     env.update(DATABASE_URL=database_url(), CHANNEL_REDIS_URL=f"redis://127.0.0.1:{redis.port}/1",
                LOG_LEVEL="WARNING", DJANGO_SETTINGS_MODULE="config.settings")
-    servers = [Daphne(env, tmp_path / "daphne-a.log"), Daphne(env, tmp_path / "daphne-b.log")]
+    servers = [WebProcess(env, tmp_path / "web-a.log"), WebProcess(env, tmp_path / "web-b.log")]
     game = services.game_create(variant="sabra", players=2, seats=[{"name": "Ann"}, {"name": "Ben"}])
     tokens = [services.seat_take(game=game, index=i) for i in range(2)]
     try:
         for server in servers:
-            wait_for(server.up, 60, f"daphne on port {server.port}", logs=servers)
+            wait_for(server.up, 60, f"web process on port {server.port}", logs=servers)
 
         async def play():
             jar = lambda: aiohttp.CookieJar(unsafe=True)  # noqa: E731 - cookies for 127.0.0.1
@@ -120,7 +121,7 @@ def test_a_move_made_through_one_process_reaches_a_seat_on_another(require_postg
                     await seat.shows(1)
                 version = 1
 
-                async def move(through: Daphne):
+                async def move(through: WebProcess):
                     nonlocal version
                     mover = (await asyncio.to_thread(lambda: type(game).objects.get(pk=game.pk).to_move))
                     async with ann_http.post(f"{through.base}/api/games/{game.pk}/moves/",
