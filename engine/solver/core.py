@@ -237,7 +237,13 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # other way round finds a better incumbent at a fraction of
             # what each candidate of budget costs the exact pass
             beam, reverse = WIDER_PASSES[0]
-            wider = _wider_pass(table, rack, jt, jr, weights, beam, reverse)
+            if ub is not None and FOCUS_WIDE:
+                # kept to plans of as many tiles as the bound allows, scoring more
+                most = int((ub + SLACK) // dp.BIG)
+                wider = _wider_pass(table, rack, jt, jr, weights, beam, reverse,
+                                    max(0, total - most), best.score + 1)
+            else:
+                wider = _wider_pass(table, rack, jt, jr, weights, beam, reverse)
             if wider is not None and wider.score > best.score:
                 best, floor = wider, wider.score
                 bound = total - (best.score >> 16)
@@ -258,7 +264,8 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
                 # value, which raises its floor
                 beam, reverse = WIDER_PASSES[0]
                 widen = functools.partial(_wider_pass, table, rack, jt, jr, weights, beam,
-                                          reverse)
+                                          reverse, bound if FOCUS_WIDE else None,
+                                          floor + 1 if FOCUS_WIDE else 0)
             plan, found = exact_pass(table, rack, jt, jr, bound, weights, floor + 1, flip,
                                      probe, cap, widen)
             if plan is not None:
@@ -358,17 +365,21 @@ ROUND_LIMIT = 2000
 LP_FIRST = 2
 # the narrow pass after the bound asked first: budgeted by the tiles it allows
 FOCUS = True
+FOCUS_WIDE = True
 SLACK = 1e-3
 
 
 def _wider_pass(table: list[int], rack: list[int], jt: int, jr: int,
-                weights: list[int] | None, beam: int, reverse: bool) -> dp.Plan | None:
+                weights: list[int] | None, beam: int, reverse: bool,
+                budget: int | None = None, floor: int = 0) -> dp.Plan | None:
     """A wider heuristic pass (``beam`` states a layer), with the numbers
-    reversed when ``reverse`` (see WIDER_PASSES)."""
+    reversed when ``reverse`` (see WIDER_PASSES), kept to plans losing at
+    most ``budget`` candidates and scoring at least ``floor`` when given."""
     if not reverse:
-        return dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam)
+        return dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam, budget=budget,
+                         floor=floor)
     plan = dp.run_dp(mirror(table), mirror(rack), jt, jr,
-                     weights=_reversed_weights(weights), beam=beam)
+                     weights=_reversed_weights(weights), beam=beam, budget=budget, floor=floor)
     if plan is not None:
         plan.reversed = True
     return plan
