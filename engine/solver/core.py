@@ -166,20 +166,28 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # allows (and scoring more than the rounded play): it costs
             # about half as much and finds them as often
             most = int((early + SLACK) // dp.BIG)
+            floor = 0 if early_plan is None else early_plan.score + 1
             best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM,
-                             budget=max(0, total - most),
-                             floor=0 if early_plan is None else early_plan.score + 1)
+                             budget=max(0, total - most), floor=floor)
+            if best is None and (early_plan is None or early_plan.score >> 16 < most):
+                # short of the bound: the narrow pass without the budget
+                best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM, floor=floor)
             if best is None:
                 best = early_plan
-        if best is None:
+        else:
             best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM)
         widened = False
         if best is None and jt + jr >= WIDEN_JOKERS:
             # jokers to place: wider passes look for an incumbent, the
-            # numbers the other way round first, then the same way
+            # numbers the other way round first, then the same way (after
+            # the bound: first kept to as many tiles as it allows)
             widened = True
-            for beam, reverse in WIDER_PASSES:
-                best = _wider_pass(table, rack, jt, jr, weights, beam, reverse)
+            tries = [(b, r, None) for b, r in WIDER_PASSES]
+            if early is not None and FOCUS_WIDE:
+                most = int((early + SLACK) // dp.BIG)
+                tries = [(b, r, max(0, total - most)) for b, r in WIDER_PASSES] + tries
+            for beam, reverse, budget in tries:
+                best = _wider_pass(table, rack, jt, jr, weights, beam, reverse, budget)
                 if best is not None:
                     break
         floor = 0 if best is None else best.score
