@@ -135,12 +135,23 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             return dp.run_dp(table, rack, jt, jr, budget=None, weights=weights)
         limited = False
         plan = None
+        early = None  # the relaxation's bound when asked first
+        if LP_FIRST and not small and jt + jr >= LP_FIRST and \
+                total > LP_BEFORE_DFS * (sum(table) + jt):
+            # jokers on the table: the narrow pass and the exact pass's
+            # first states cost more than the bound and its rounded play,
+            # which most often is the optimum (and then proved by it)
+            early = _relaxation(table, rack, jt, jr, weights)
+        # the bound may rule out that every candidate fits
+        all_out = early is not None and _proves(early, total * dp.BIG)
+        dfs_failed = False
         if small or total <= DFS_SHARE * (sum(table) + jt):
-            try:
-                plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
-            except dp.SearchLimit:
-                limited = True
-        else:
+            if not all_out:
+                try:
+                    plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
+                except dp.SearchLimit:
+                    limited = dfs_failed = True
+        elif not all_out:
             limited = True  # not tried: budget 0 is not ruled out
         if plan is not None:
             return plan
@@ -149,17 +160,14 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         # an incumbent: a narrow heuristic pass of the programme (nearly
         # always optimal in tiles), else a depth-first play; it bounds the
         # loss and, as a floor, the score of the exact pass
-        early = None  # the relaxation's bound when asked first
         early_plan = None
-        if LP_FIRST and jt + jr >= LP_FIRST:
-            # jokers on the table: the narrow pass and the exact pass's
-            # first states cost more than the bound and its rounded play,
-            # which most often is the optimum (and then proved by it)
+        if LP_FIRST and early is None and jt + jr >= LP_FIRST:
             early = _relaxation(table, rack, jt, jr, weights)
-            if early is not None:
-                early_plan = _rounded_plan(table, jt, None, weights)
-                if early_plan is not None and _proves(early, early_plan.score + 1):
-                    return early_plan
+        if early is not None:
+            early_plan = _rounded_plan(table, jt, None, weights,
+                                       rack if dfs_failed else None, jr)
+            if early_plan is not None and _proves(early, early_plan.score + 1):
+                return early_plan
         best = None
         if early is not None and FOCUS:
             # the narrow pass kept to plans of as many tiles as the bound
@@ -312,12 +320,15 @@ def _relaxation(table: list[int], rack: list[int], jt: int, jr: int,
 
 
 def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
-                  weights: list[int] | None) -> dp.Plan | None:
+                  weights: list[int] | None, failed: list[int] | None = None,
+                  failed_jokers: int = 0) -> dp.Plan | None:
     """A plan playing exactly the rack tiles of the linear relaxation's
     optimum (:func:`engine.solver.bound.last_played`, each rounded down)
     when it scores more than ``best`` and the depth-first search finds
     it within ``ROUND_LIMIT`` states, the numbers taken upwards or else
-    downwards (the search is quick one way or the other); else ``None``. Its score is in
+    downwards (the search is quick one way or the other; upwards is not
+    tried again when that play is ``failed`` + ``failed_jokers``, which
+    the depth-first check gave up on); else ``None``. Its score is in
     ``weights`` (face values when ``None``), as the programme's."""
     if not ROUNDING:
         return None
@@ -333,6 +344,9 @@ def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
         return None
     plan = None
     for reverse in (False, True):
+        if not reverse and failed is not None and jokers == failed_jokers and \
+                played == failed[:52]:
+            continue
         try:
             if reverse:
                 plan = dp.feasible(mirror(table), mirror(played), jt, jokers, budget=0,
@@ -374,6 +388,10 @@ LP_FIRST = 2
 # the narrow pass after the bound asked first: budgeted by the tiles it allows
 FOCUS = True
 FOCUS_WIDE = True
+# ... and before the depth-first check that every candidate fits when the
+# candidates are more than this share of the table's tiles (with fewer, the
+# check mostly succeeds at once)
+LP_BEFORE_DFS = 0.4
 SLACK = 1e-3
 
 
