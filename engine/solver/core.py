@@ -135,23 +135,13 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             return dp.run_dp(table, rack, jt, jr, budget=None, weights=weights)
         limited = False
         plan = None
-        early = None  # the relaxation's bound when asked first
-        if LP_FIRST and not small and jt + jr >= LP_FIRST and \
-                total > LP_BEFORE_DFS * (sum(table) + jt):
-            # jokers on the table: the narrow pass and the exact pass's
-            # first states cost more than the bound and its rounded play,
-            # which most often is the optimum (and then proved by it)
-            early = _relaxation(table, rack, jt, jr, weights)
-        # the bound may rule out that every candidate fits
-        all_out = early is not None and _proves(early, total * dp.BIG)
         dfs_failed = False
         if small or total <= DFS_SHARE * (sum(table) + jt):
-            if not all_out:
-                try:
-                    plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
-                except dp.SearchLimit:
-                    limited = dfs_failed = True
-        elif not all_out:
+            try:
+                plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
+            except dp.SearchLimit:
+                limited = dfs_failed = True
+        else:
             limited = True  # not tried: budget 0 is not ruled out
         if plan is not None:
             return plan
@@ -160,8 +150,12 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         # an incumbent: a narrow heuristic pass of the programme (nearly
         # always optimal in tiles), else a depth-first play; it bounds the
         # loss and, as a floor, the score of the exact pass
+        early = None  # the relaxation's bound when asked first
         early_plan = None
-        if LP_FIRST and early is None and jt + jr >= LP_FIRST:
+        if LP_FIRST and jt + jr >= LP_FIRST:
+            # jokers to place: the narrow pass and the exact pass's first
+            # states cost more than the bound and its rounded play, which
+            # most often is the optimum (and then proved by it)
             early = _relaxation(table, rack, jt, jr, weights)
         if early is not None:
             early_plan = _rounded_plan(table, jt, None, weights,
@@ -388,10 +382,6 @@ LP_FIRST = 2
 # the narrow pass after the bound asked first: budgeted by the tiles it allows
 FOCUS = True
 FOCUS_WIDE = True
-# ... and before the depth-first check that every candidate fits when the
-# candidates are more than this share of the table's tiles (with fewer, the
-# check mostly succeeds at once)
-LP_BEFORE_DFS = 0.4
 SLACK = 1e-3
 
 
