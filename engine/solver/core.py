@@ -1,5 +1,12 @@
 """Driving the programme of :mod:`engine.solver.dp`: candidate pruning, the
-loss budget, and turning a plan into melds."""
+loss budget, and turning a plan into melds.
+
+Size: one module for the order in which the passes, the depth-first
+searches and the linear relaxation's bound are asked (``best_plan`` and
+its helpers) and the settings that tune it, which the benchmarks switch
+one by one (``bench/solver_ref_cpu.py --variant``); the layout of a plan
+(``build_melds``, ``add_joker``) is its short tail.
+"""
 
 from __future__ import annotations
 
@@ -106,13 +113,19 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     ``DFS_SHARE`` of the table's tiles, a depth-first search first asks
     whether every candidate fits (on a well-filled table it nearly always
     does, and the witness is then optimal); it gives up after ``DFS_LIMIT``
-    states. Otherwise a narrow heuristic pass of the programme (``BEAM`` states a
-    layer) finds an incumbent, nearly always optimal in tiles; the exact
+    states. Then, with ``LP_FIRST`` jokers or more to place, the linear
+    relaxation's bound (:mod:`engine.solver.bound`) is asked and its play,
+    rounded down, laid out if it can be (``ROUNDING``): proved by the bound,
+    it is the answer. Otherwise a narrow heuristic pass of the programme
+    (``BEAM`` states a layer; after the bound, kept to as many tiles as it
+    allows, ``FOCUS``) finds an incumbent, nearly always optimal in tiles; the exact
     programme then runs once with the incumbent's loss as budget and its
     score as floor (branch and bound): first up to ``PROBE`` states; past
     them the linear relaxation's bound (:mod:`engine.solver.bound`) may
-    prove the incumbent optimal, or its tile count (with jokers to place a
-    wider pass looks for a better incumbent unless it did). If no pass
+    prove the incumbent optimal, or its tile count (the exact pass is then
+    told it, ``TILE_CAP``, and with jokers to place a wider pass may raise
+    its floor, ``VALUE_WIDEN``; else with jokers to place a wider pass looks
+    for a better incumbent). If no pass
     finds an incumbent, a
     depth-first play bounds the loss and budgets ``(0,) 1, 2, 4, ...`` run up
     to it. In initial-meld mode the programme runs with a loss budget
