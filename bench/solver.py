@@ -33,7 +33,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp  # noqa: E402
 from scipy.sparse import csc_matrix  # noqa: E402
 from tqdm import tqdm  # noqa: E402
 
-from engine.solver import core, solve  # noqa: E402
+from engine.solver import bound, core, solve  # noqa: E402
 from engine.solver.positions import random_position  # noqa: E402
 from engine.tiles import JOKER, STANDARD, XP, counts_of  # noqa: E402
 
@@ -131,6 +131,8 @@ def warm(solve_fn) -> None:
     for i in range(5):
         t, r = random_position(f"warm-{i}", STANDARD, 40, 14)
         solve_fn(t, r)
+    # the linear relaxation's model (built on its first use, about 10 ms)
+    bound.score_bound([0] * 52, [0] * 52, 0, 0)
 
 
 def sizes(seed: str, per_size: int):

@@ -10,7 +10,8 @@ position cold, as the benchmark's single solve does). A variant is a name
 and ``core`` settings, e.g. ``before=PROBE:0,BOUND:0`` (integers; empty:
 the defaults). The answers must agree. Prints per class and variant the
 median time and ratio, the worst ratio and the positions below 1x, then the
-same per seed and over all.
+same per seed and over all, and on how many positions the variants' plays
+(or the same play's melds) differ.
 
     .venv/bin/python bench/solver_ref_cpu.py --seeds bench-solver,club-a \\
         --variant before=PROBE:0,BOUND:0 --variant after=
@@ -80,6 +81,7 @@ def main(argv=None) -> int:
     rulesets: dict = {}
     total = {name: [] for name, _ in variants}
     turn = 0
+    other_play = other_layout = 0
     for seed in args.seeds.split(","):
         per_seed = {name: [] for name, _ in variants}
         for cls, ts, size, draws in sizes(seed, args.per_size):
@@ -105,6 +107,7 @@ def main(argv=None) -> int:
                 order = variants if turn % 2 == 0 else variants[::-1]
                 turn += 1
                 answers = set()
+                plays, layouts = set(), set()
                 for name, settings in order:
                     for attr, value in defaults.items():
                         setattr(core, attr, settings.get(attr, value))
@@ -113,6 +116,8 @@ def main(argv=None) -> int:
                     got = solve(table, rack, tileset=ts)
                     ours = time.process_time() - t0
                     answers.add((got.tiles_placed, got.value_placed))
+                    plays.add(tuple(sorted(got.play)))
+                    layouts.add(tuple(sorted(tuple(m) for m in got.melds)))
                     if got.tiles_placed != placed:
                         print(f"  MISMATCH {pos_seed} {name}: {got.tiles_placed}, theirs {placed}")
                         return 1
@@ -121,6 +126,10 @@ def main(argv=None) -> int:
                 if len(answers) != 1:
                     print(f"  the variants differ on {pos_seed}: {answers}")
                     return 1
+                # ties: the same tiles and value by another play, or the
+                # same play laid out otherwise
+                other_play += len(plays) > 1
+                other_layout += len(plays) == 1 and len(layouts) > 1
             line = f"{seed:13}{cls:9}{size!s:>6}{len(draws):>4} | GLPK_MI {1e3 * statistics.median(theirs):6.2f} ms"
             for name, _ in variants:
                 per_seed[name] += ratios[name]
@@ -136,6 +145,9 @@ def main(argv=None) -> int:
     print()
     for name, _ in variants:
         print(f"all seeds {name}: {len(total[name])} positions, {summary(total[name])}")
+    if len(variants) > 1:
+        print(f"the variants' answers (tiles, value) agree on every position; the plays "
+              f"differ on {other_play}, the same play's melds on {other_layout}")
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 

@@ -131,6 +131,7 @@ class _Model:
         self.upper = np.zeros(NV)
         # each shape's tiles, padded to five with the index past the tiles
         self.shape_idx = np.array([list(sh) + [52] * (5 - len(sh)) for sh in SHAPES])
+        self.played: tuple[list[int], int] | None = None
 
     def bound(self, table: list[int], rack: list[int], jt: int, jr: int,
               weights: list[int] | None) -> float | None:
@@ -156,10 +157,19 @@ class _Model:
             if v != b[r]:
                 h.changeRowBounds(r, v, v)
                 b[r] = v
+        self.played = None
         h.run()
         if h.getModelStatus() != _hc.HighsModelStatus.kOptimal:
             return None
-        pi = np.asarray(h.getSolution().row_dual)
+        sol = h.getSolution()
+        pi = np.asarray(sol.row_dual)
+        x = np.asarray(sol.col_value)
+        if x.shape == (NV,):
+            # the rack tiles the relaxation's optimum plays, rounded down
+            # (a hint only: nothing relies on it being optimal or valid)
+            y = np.floor(x[NS:NS + 52] + 1e-6).astype(int)
+            self.played = (np.minimum(y, r_np.astype(int)).tolist(),
+                           min(jr, int(x[NS + 104] + 1e-6)))
         if pi.shape != (ROWS,):
             return None
         bvec = np.asarray(b)
@@ -173,6 +183,15 @@ class _Model:
 
 
 _LOCAL = threading.local()
+
+
+def last_played() -> tuple[list[int], int] | None:
+    """The rack tiles (52 counts, rack jokers) played by the optimum of
+    this thread's last :func:`score_bound`, each rounded down; ``None``
+    when that call gave no bound. A hint for a plan to try, nothing more:
+    it need not divide with the table."""
+    model = getattr(_LOCAL, "model", None)
+    return None if model is None else model.played
 
 
 def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
@@ -191,4 +210,5 @@ def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
     try:
         return model.bound(table, rack, jt, jr, weights)
     except Exception:  # noqa: BLE001 - a bound is an accelerator only
+        model.played = None
         return None

@@ -1,10 +1,18 @@
 """Driving the programme of :mod:`engine.solver.dp`: candidate pruning, the
-loss budget, and turning a plan into melds."""
+loss budget, and turning a plan into melds.
+
+Size: one module for the order in which the passes, the depth-first
+searches and the linear relaxation's bound are asked (``best_plan`` and
+its helpers) and the settings that tune it, which the benchmarks switch
+one by one (``bench/solver_ref_cpu.py --variant``); the layout of a plan
+(``build_melds``, ``add_joker``) is its short tail.
+"""
 
 from __future__ import annotations
 
 import functools
 import gc
+from typing import Callable
 
 from ..melds import GROUP_JOKER, RUN_JOKER, canonical, meld_kind
 from . import bound as relaxation
@@ -105,13 +113,19 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     ``DFS_SHARE`` of the table's tiles, a depth-first search first asks
     whether every candidate fits (on a well-filled table it nearly always
     does, and the witness is then optimal); it gives up after ``DFS_LIMIT``
-    states. Otherwise a narrow heuristic pass of the programme (``BEAM`` states a
-    layer) finds an incumbent, nearly always optimal in tiles; the exact
+    states. Then, with ``LP_FIRST`` jokers or more to place, the linear
+    relaxation's bound (:mod:`engine.solver.bound`) is asked and its play,
+    rounded down, laid out if it can be (``ROUNDING``): proved by the bound,
+    it is the answer. Otherwise a narrow heuristic pass of the programme
+    (``BEAM`` states a layer; after the bound, kept to as many tiles as it
+    allows, ``FOCUS``) finds an incumbent, nearly always optimal in tiles; the exact
     programme then runs once with the incumbent's loss as budget and its
     score as floor (branch and bound): first up to ``PROBE`` states; past
     them the linear relaxation's bound (:mod:`engine.solver.bound`) may
-    prove the incumbent optimal, or its tile count (with jokers to place a
-    wider pass looks for a better incumbent unless it did). If no pass
+    prove the incumbent optimal, or its tile count (the exact pass is then
+    told it, ``TILE_CAP``, and with jokers to place a wider pass may raise
+    its floor, ``VALUE_WIDEN``; else with jokers to place a wider pass looks
+    for a better incumbent). If no pass
     finds an incumbent, a
     depth-first play bounds the loss and budgets ``(0,) 1, 2, 4, ...`` run up
     to it. In initial-meld mode the programme runs with a loss budget
@@ -134,11 +148,12 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             return dp.run_dp(table, rack, jt, jr, budget=None, weights=weights)
         limited = False
         plan = None
+        dfs_failed = False
         if small or total <= DFS_SHARE * (sum(table) + jt):
             try:
                 plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
             except dp.SearchLimit:
-                limited = True
+                limited = dfs_failed = True
         else:
             limited = True  # not tried: budget 0 is not ruled out
         if plan is not None:
@@ -148,14 +163,46 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         # an incumbent: a narrow heuristic pass of the programme (nearly
         # always optimal in tiles), else a depth-first play; it bounds the
         # loss and, as a floor, the score of the exact pass
-        best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM)
+        early = None  # the relaxation's bound when asked first
+        early_plan = None
+        if LP_FIRST and jt + jr >= LP_FIRST:
+            # jokers to place: the narrow pass and the exact pass's first
+            # states cost more than the bound and its rounded play, which
+            # most often is the optimum (and then proved by it)
+            early = _relaxation(table, rack, jt, jr, weights)
+        if early is not None:
+            early_plan = _rounded_plan(table, jt, None, weights,
+                                       rack if dfs_failed else None, jr)
+            if early_plan is not None and _proves(early, early_plan.score + 1):
+                return early_plan
+        best = None
+        if early is not None and FOCUS:
+            # the narrow pass kept to plans of as many tiles as the bound
+            # allows (and scoring more than the rounded play): it costs
+            # about half as much and finds them as often
+            most = int((early + SLACK) // dp.BIG)
+            floor = 0 if early_plan is None else early_plan.score + 1
+            best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM,
+                             budget=max(0, total - most), floor=floor)
+            if best is None and (early_plan is None or early_plan.score >> 16 < most):
+                # short of the bound: the narrow pass without the budget
+                best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM, floor=floor)
+            if best is None:
+                best = early_plan
+        else:
+            best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM)
         widened = False
         if best is None and jt + jr >= WIDEN_JOKERS:
             # jokers to place: wider passes look for an incumbent, the
-            # numbers the other way round first, then the same way
+            # numbers the other way round first, then the same way (after
+            # the bound: first kept to as many tiles as it allows)
             widened = True
-            for beam, reverse in WIDER_PASSES:
-                best = _wider_pass(table, rack, jt, jr, weights, beam, reverse)
+            tries = [(b, r, None) for b, r in WIDER_PASSES]
+            if early is not None and FOCUS_WIDE:
+                most = int((early + SLACK) // dp.BIG)
+                tries = [(b, r, max(0, total - most)) for b, r in WIDER_PASSES] + tries
+            for beam, reverse, budget in tries:
+                best = _wider_pass(table, rack, jt, jr, weights, beam, reverse, budget)
                 if best is not None:
                     break
         floor = 0 if best is None else best.score
@@ -169,6 +216,7 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         bound = total - (best.score >> 16)
         probe = None
         ub = None
+        cap = 0  # when > 0: no plan places more tiles (the relaxation proved it)
         if from_beam and bound > 0 and PROBE:
             # the exact pass that proves the incumbent optimal is mostly
             # cheap: it is tried first, up to PROBE states; past that, the
@@ -181,18 +229,44 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
                 return plan if plan is not None else best
             except dp.SearchLimit:
                 probe.limit = 0
-            ub = _relaxation(table, rack, jt, jr, weights)
+            if early is not None:
+                ub = early
+                rounded = early_plan if early_plan is not None and \
+                    early_plan.score > best.score else None
+            else:
+                ub = _relaxation(table, rack, jt, jr, weights)
+                rounded = _rounded_plan(table, jt, best, weights) if ub is not None else None
             if _proves(ub, best.score + 1):
                 return best  # no plan scores more
+            if rounded is not None:
+                # the relaxation's play, rounded down, divides with the table
+                # and scores more: the new incumbent (often the optimum)
+                best, floor = rounded, rounded.score
+                if _proves(ub, best.score + 1):
+                    return best
+                bound = total - (best.score >> 16)
+                probe.floor = floor + 1  # (only cuts more: still exact)
+                probe.budget = bound
             if _proves(ub, ((best.score >> 16) + 1) * dp.BIG):
-                widened = True  # no plan places more: a wider pass cannot help
+                widened = True  # no plan places more: a wider pass now cannot help
+                if TILE_CAP:
+                    # the exact pass need only look for more value among
+                    # plans of as many tiles
+                    cap = best.score >> 16
+                    probe.cap_tiles(cap)
         if from_beam and bound > 0 and jt + jr >= WIDEN_JOKERS and WIDER_PASSES and not widened:
             # jokers to place: the narrow pass often falls short (a tile or
             # two where every candidate fits, or more); a wider pass the
             # other way round finds a better incumbent at a fraction of
             # what each candidate of budget costs the exact pass
             beam, reverse = WIDER_PASSES[0]
-            wider = _wider_pass(table, rack, jt, jr, weights, beam, reverse)
+            if ub is not None and FOCUS_WIDE:
+                # kept to plans of as many tiles as the bound allows, scoring more
+                most = int((ub + SLACK) // dp.BIG)
+                wider = _wider_pass(table, rack, jt, jr, weights, beam, reverse,
+                                    max(0, total - most), best.score + 1)
+            else:
+                wider = _wider_pass(table, rack, jt, jr, weights, beam, reverse)
             if wider is not None and wider.score > best.score:
                 best, floor = wider, wider.score
                 bound = total - (best.score >> 16)
@@ -206,8 +280,20 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # pass looking only for a plan that scores more than the
             # incumbent (states that can at best tie it are cut too)
             flip = EXACT_DIRECTION and _lost_lie_high(best, table, rack)
-            plan = exact_pass(table, rack, jt, jr, bound, weights, floor + 1, flip, probe)
-            return plan if plan is not None else best
+            widen = None
+            if cap and VALUE_WIDEN and jt + jr >= WIDEN_JOKERS and WIDER_PASSES:
+                # the tiles are proved, the value not, and the exact pass
+                # proves it slowly: a wider pass may find a plan of more
+                # value, which raises its floor
+                beam, reverse = WIDER_PASSES[0]
+                widen = functools.partial(_wider_pass, table, rack, jt, jr, weights, beam,
+                                          reverse, bound if FOCUS_WIDE else None,
+                                          floor + 1 if FOCUS_WIDE else 0)
+            plan, found = exact_pass(table, rack, jt, jr, bound, weights, floor + 1, flip,
+                                     probe, cap, widen)
+            if plan is not None:
+                return plan
+            return found if found is not None else best
         # the depth-first play's bound often is not tight: budgets 0 (if not
         # yet ruled out), 1, 2, 4, ... up to the bound, the first that admits
         # a plan
@@ -240,6 +326,50 @@ def _relaxation(table: list[int], rack: list[int], jt: int, jr: int,
     return relaxation.score_bound(table, rack, jt, jr, weights)
 
 
+def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
+                  weights: list[int] | None, failed: list[int] | None = None,
+                  failed_jokers: int = 0) -> dp.Plan | None:
+    """A plan playing exactly the rack tiles of the linear relaxation's
+    optimum (:func:`engine.solver.bound.last_played`, each rounded down)
+    when it scores more than ``best`` and the depth-first search finds
+    it within ``ROUND_LIMIT`` states, the numbers taken upwards or else
+    downwards (the search is quick one way or the other; upwards is not
+    tried again when that play is ``failed`` + ``failed_jokers``, which
+    the depth-first check gave up on); else ``None``. Its score is in
+    ``weights`` (face values when ``None``), as the programme's."""
+    if not ROUNDING:
+        return None
+    hint = relaxation.last_played()
+    if hint is None:
+        return None
+    played, jokers = hint
+    n = sum(played) + jokers
+    value = sum(played[i] * (i % 13 + 1 if weights is None else weights[i]) for i in range(52))
+    value += jokers * (dp.JOKER_VALUE if weights is None else weights[52])
+    score = n * dp.BIG + value
+    if n == 0 or best is not None and score <= best.score:
+        return None
+    plan = None
+    for reverse in (False, True):
+        if not reverse and failed is not None and jokers == failed_jokers and \
+                played == failed[:52]:
+            continue
+        try:
+            if reverse:
+                plan = dp.feasible(mirror(table), mirror(played), jt, jokers, budget=0,
+                                   limit=ROUND_LIMIT)
+            else:
+                plan = dp.feasible(table, played, jt, jokers, budget=0, limit=ROUND_LIMIT)
+        except dp.SearchLimit:
+            continue
+        if plan is None:
+            return None  # it does not divide
+        plan.reversed = reverse
+        plan.score = score
+        return plan
+    return None
+
+
 def _proves(ub: float | None, score: int) -> bool:
     """Whether the bound ``ub`` rules out any plan scoring ``score`` or more
     (scores are integers; a plan of ``k`` tiles scores at least ``k *
@@ -248,17 +378,37 @@ def _proves(ub: float | None, score: int) -> bool:
 
 
 BOUND = True  # use the linear relaxation's bound where the exact pass is costly
+# when the bound proves the incumbent's tile count, the exact pass cuts
+# states by the value the most valuable candidates left could add
+TILE_CAP = True
+VALUE_WIDEN = 1
+# after the bound: try the relaxation's play, rounded down, as an incumbent,
+# searched depth first up to ROUND_LIMIT states each way (on 60 XP tables
+# of 40 it divides with the table in 59; the search finds it within 1,000
+# states one way in 38, 4,000 in 56, 2,000 each way in 57, at 1.5 ms a
+# position)
+ROUNDING = True
+ROUND_LIMIT = 2000
+# with this many jokers or more (0: never), the bound and its rounded play
+# are asked before the narrow pass
+LP_FIRST = 2
+# the narrow pass after the bound asked first: budgeted by the tiles it allows
+FOCUS = True
+FOCUS_WIDE = True
 SLACK = 1e-3
 
 
 def _wider_pass(table: list[int], rack: list[int], jt: int, jr: int,
-                weights: list[int] | None, beam: int, reverse: bool) -> dp.Plan | None:
+                weights: list[int] | None, beam: int, reverse: bool,
+                budget: int | None = None, floor: int = 0) -> dp.Plan | None:
     """A wider heuristic pass (``beam`` states a layer), with the numbers
-    reversed when ``reverse`` (see WIDER_PASSES)."""
+    reversed when ``reverse`` (see WIDER_PASSES), kept to plans losing at
+    most ``budget`` candidates and scoring at least ``floor`` when given."""
     if not reverse:
-        return dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam)
+        return dp.run_dp(table, rack, jt, jr, weights=weights, beam=beam, budget=budget,
+                         floor=floor)
     plan = dp.run_dp(mirror(table), mirror(rack), jt, jr,
-                     weights=_reversed_weights(weights), beam=beam)
+                     weights=_reversed_weights(weights), beam=beam, budget=budget, floor=floor)
     if plan is not None:
         plan.reversed = True
     return plan
@@ -266,7 +416,9 @@ def _wider_pass(table: list[int], rack: list[int], jt: int, jr: int,
 
 def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
                weights: list[int] | None, floor: int, flip: bool,
-               favoured: dp.Pass | None = None) -> dp.Plan | None:
+               favoured: dp.Pass | None = None, cap: int = 0,
+               widen: Callable[[], dp.Plan | None] | None = None
+               ) -> tuple[dp.Plan | None, dp.Plan | None]:
     """The exact pass after the heuristic one: the best plan losing at most
     ``budget`` candidates and scoring at least ``floor``, or ``None``.
 
@@ -282,30 +434,43 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
     answer never depends on the machine). A pass the favoured direction
     finishes early pays nothing; one that neither finishes early pays the
     other's ``EXACT_TRY[1]`` states and the favoured one's unfinished
-    number again.
+    number again. ``cap`` (when > 0): no plan places more tiles than that
+    (see ``dp.Pass.cap_tiles``). ``widen``, when given, is asked for a
+    plan once neither direction has finished early (before the favoured
+    one goes on to the end): a plan scoring at least the floor raises it.
+
+    :returns: the best plan scoring at least the floor (``None``: none),
+        and the plan ``widen`` found that raised the floor (else ``None``).
     """
     first, then = EXACT_TRY
     tried = favoured is not None  # a pass the favoured way, given up at its limit
     if favoured is None:
-        favoured = _pass(table, rack, jt, jr, budget, weights, floor, flip)
+        favoured = _pass(table, rack, jt, jr, budget, weights, floor, flip, cap)
     if first:
         if not tried:
             favoured.limit = first
             try:
-                return _finish(favoured, flip)
+                return _finish(favoured, flip), None
             except dp.SearchLimit:
                 # it stays at the last number it finished (the one it was in
                 # is taken again when it resumes)
                 favoured.limit = 0
         # made only now (it fills the position caches too); given up
         # within a layer of its limit, never resumed
-        other = _pass(table, rack, jt, jr, budget, weights, floor, not flip)
+        other = _pass(table, rack, jt, jr, budget, weights, floor, not flip, cap)
         other.limit = then
         try:
-            return _finish(other, not flip)
+            return _finish(other, not flip), None
         except dp.SearchLimit:
             pass
-    return _finish(favoured, flip)
+    found = None
+    if widen is not None:
+        found = widen()
+        if found is not None and found.score >= favoured.floor:
+            favoured.floor = found.score + 1  # only plans that score more
+        else:
+            found = None
+    return _finish(favoured, flip), found
 
 
 def _finish(p: dp.Pass, reverse: bool) -> dp.Plan | None:
@@ -317,11 +482,15 @@ def _finish(p: dp.Pass, reverse: bool) -> dp.Plan | None:
 
 
 def _pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
-          weights: list[int] | None, floor: int, reverse: bool) -> dp.Pass:
+          weights: list[int] | None, floor: int, reverse: bool, cap: int = 0) -> dp.Pass:
     if reverse:
-        return dp.Pass(mirror(table), mirror(rack), jt, jr, budget=budget,
-                       weights=_reversed_weights(weights), floor=floor)
-    return dp.Pass(table, rack, jt, jr, budget=budget, weights=weights, floor=floor)
+        p = dp.Pass(mirror(table), mirror(rack), jt, jr, budget=budget,
+                    weights=_reversed_weights(weights), floor=floor)
+    else:
+        p = dp.Pass(table, rack, jt, jr, budget=budget, weights=weights, floor=floor)
+    if cap:
+        p.cap_tiles(cap)
+    return p
 
 
 # the work (states held) after which the exact pass's favoured direction,

@@ -689,6 +689,7 @@ class Pass:
         self.table: list[int] = table
         self.rack: list[int] = rack
         self.jt: int = jt
+        self.jr: int = jr
         self.budget: int | None = budget
         self.weights: list[int] | None = weights
         self.beam: int = beam
@@ -718,6 +719,33 @@ class Pass:
         # when > 0: a step raises SearchLimit as soon as a layer takes the
         # work past it (the pass is then given up)
         self.limit: int = 0
+        # when > 0: no plan places more tiles than this (see cap_tiles)
+        self.cap: int = 0
+        self.tops: list[list[int]] = []
+
+    def cap_tiles(self, tiles: int) -> None:
+        """Know that no plan places more than ``tiles`` rack tiles (jokers
+        included; a bound proved elsewhere): a state that has placed ``p``
+        so far can then add at most the ``tiles - p`` most valuable
+        candidates left, and with a floor it is cut when those cannot
+        reach it (where without the cap every candidate left counts). From
+        the next number on; the answer is the same, only states that cannot
+        reach the floor are cut."""
+        weights = self.weights
+        rack = self.rack
+        vals = [BIG + self.joker_value] * self.jr
+        tops: list[list[int]] = [[] for _ in range(52)]
+        for n in range(12, -1, -1):
+            for c in range(3, -1, -1):
+                # tops[i][m]: the m most valuable candidates after position i
+                acc = [0]
+                for v in sorted(vals, reverse=True):
+                    acc.append(acc[-1] + v)
+                tops[n * 4 + c] = acc
+                i = c * 13 + n
+                vals += [BIG + (n + 1 if weights is None else weights[i])] * rack[i]
+        self.tops = tops
+        self.cap = tiles
 
     def step(self) -> bool:
         """Take the next number; ``False`` when no state is left (no plan).
@@ -735,6 +763,11 @@ class Pass:
         budget: int | None = self.budget
         floor: int = self.floor
         beam: int = self.beam
+        cap: int = self.cap if floor else 0
+        tops: list[list[int]] = self.tops
+        topl: list[int] = []
+        ntop: int = 0
+        m: int
         jtot: int = self.jtot
         lims: list[int] = self.lims
         rest: list[int] = self.rest
@@ -783,6 +816,9 @@ class Pass:
             min_sc = -1 if budget is None else (cand_before - budget) << 16
             if floor:
                 min_sc = max(min_sc, floor - rest[n * 4 + c])
+                if cap:
+                    topl = tops[n * 4 + c]
+                    ntop = len(topl)
             if not mv_cap:
                 # the fast path: options with their key delta precomputed
                 local: dict[int, Any] = opt_lists[n * 4 + c]
@@ -852,6 +888,11 @@ class Pass:
                         sc = score + u * gain_unit
                         if sc < min_sc:
                             break
+                        if cap:
+                            # at most cap - placed more tiles, the most valuable left
+                            m = cap - (sc >> 16)
+                            if m < ntop and (m < 0 or sc + topl[m] < floor):
+                                continue
                         if 3 * (y if y > ymax else ymax) > room + yj:
                             continue  # too few tiles left for the groups
                         k2 = base + (nm << sh) + jy

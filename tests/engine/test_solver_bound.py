@@ -10,6 +10,7 @@ import pytest
 
 from engine.solver import bound, core, solve
 from engine.solver.positions import random_position
+from engine.melds import meld_kind
 from engine.tiles import JOKER, STANDARD, XP, counts_of
 
 
@@ -100,3 +101,68 @@ def test_without_highs_no_bound_and_the_same_answers(monkeypatch):
     assert bound.score_bound(tc[:52], rc[:52], tc[JOKER], rc[JOKER]) is None
     got = solve(table, rack, tileset="xp")
     assert (got.tiles_placed, got.value_placed) == (want.tiles_placed, want.value_placed)
+
+
+def test_the_rounded_play_is_a_valid_plan_of_its_score():
+    """``bound.last_played`` after a bound: the relaxation's play rounded
+    down, within the rack; when it divides with the table, ``_rounded_plan``
+    returns a plan placing exactly those tiles, laid out validly, scoring
+    what it says (weights too), and never above the bound."""
+    found = 0
+    for i in range(16):
+        ts = XP if i % 2 else STANDARD
+        tc, jt, cand, jr = _position(f"bound-round-{i}", ts, 40, 14 + i)
+        rng = random.Random(i)
+        weights = None if i % 4 else [rng.randint(0, 999) for _ in range(53)]
+        ub = bound.score_bound(tc, cand, jt, jr, weights)
+        played, jokers = bound.last_played()
+        assert all(0 <= p <= c for p, c in zip(played, cand)) and 0 <= jokers <= jr
+        plan = core._rounded_plan(tc, jt, None, weights)
+        if plan is None:
+            continue
+        found += 1
+        assert plan.score <= ub + core.SLACK
+        melds, used = core.build_melds(plan)
+        assert used == played and plan.jokers_used - jt == jokers
+        assert all(meld_kind(m) in ("group", "run") for m in melds)
+        value = sum(u * (n % 13 + 1 if weights is None else weights[n])
+                    for n, u in enumerate(used))
+        value += jokers * (30 if weights is None else weights[52])
+        assert plan.score == (sum(used) + jokers) * bound.BIG + value
+        laid = sorted(s if s < 52 else JOKER for m in melds for s in m)
+        assert laid == sorted([c for c in range(52) for _ in range(tc[c] + used[c])]
+                              + [JOKER] * plan.jokers_used)
+    assert found >= 8
+
+
+@pytest.mark.parametrize("ts,size", [(STANDARD, 20), (STANDARD, 40), (XP, 40), (XP, 80)])
+def test_the_relaxation_first_gives_the_answers_of_the_programme_alone(ts, size, monkeypatch):
+    """The rounded play, the bound asked first, the budgeted narrow and
+    wider passes, the tile cap and the wider pass that raises the exact
+    pass's floor: the same answers (tiles and value) as every one of them
+    off, on positions with jokers to place, face values and weights."""
+    off = dict(TILE_CAP=False, VALUE_WIDEN=False, ROUNDING=False, LP_FIRST=0,
+               FOCUS=False, FOCUS_WIDE=False)
+    early = 0
+    real = core._rounded_plan
+
+    def spy(*args, **kwargs):
+        nonlocal early
+        plan = real(*args, **kwargs)
+        early += plan is not None
+        return plan
+
+    monkeypatch.setattr(core, "_rounded_plan", spy)
+    for i in range(10):
+        table, rack = random_position(f"bound-first-{ts.name}-{size}-{i}", ts, size,
+                                      14 + 2 * i, joker_rate=0.3)
+        rng = random.Random(i)
+        weights = None if i % 3 else [rng.randint(0, 999) for _ in range(53)]
+        got = solve(table, rack, tileset=ts, weights=weights)
+        with monkeypatch.context() as m:
+            for name, value in off.items():
+                m.setattr(core, name, value)
+            want = solve(table, rack, tileset=ts, weights=weights)
+        # (the play may differ where plays tie in tiles and value)
+        assert (got.tiles_placed, got.value_placed) == (want.tiles_placed, want.value_placed), i
+    assert early >= 1

@@ -307,12 +307,54 @@ def test_exact_pass_either_direction_first_gives_the_optimum(ts, size, monkeypat
         for flip in (False, True):
             for tr in tries:
                 monkeypatch.setattr(core, "EXACT_TRY", tr)
-                plan = core.exact_pass(tc, cand, jt, jr, budget, None, beam.score, flip)
+                plan, found = core.exact_pass(tc, cand, jt, jr, budget, None, beam.score, flip)
+                assert found is None
                 assert plan is not None and plan.score == exact.score, (i, flip, tr)
                 _laid_out_ok(plan, tc, jt)
                 # above the optimum: nothing, in every order
                 assert core.exact_pass(tc, cand, jt, jr, budget, None, exact.score + 1,
-                                       flip) is None
+                                       flip) == (None, None)
+
+
+@pytest.mark.parametrize("ts,size", [(STANDARD, 20), (STANDARD, 40), (XP, 40)])
+def test_exact_pass_with_the_tiles_capped_and_a_wider_incumbent(ts, size, monkeypatch):
+    """Told the most tiles any plan places (``cap``, as the relaxation
+    proves it), the exact pass cuts states by the value the most valuable
+    candidates left could add, and still finds the optimum above an
+    incumbent of as many tiles; a plan from ``widen`` that scores more
+    raises its floor, and the better of the two is the optimum. A cap
+    below the optimum's tiles cuts it (the cut is real)."""
+    monkeypatch.setattr(core, "EXACT_TRY", (200, 300))
+    checked = cut = 0
+    for i in range(16):
+        tc, jt, cand, jr, exact, beam = _position(f"exact-cap-{ts.name}-{size}-{i}", ts, size, 22)
+        if beam is None or beam.score >> 16 != exact.score >> 16:
+            continue
+        total = sum(cand) + jr
+        budget = total - (beam.score >> 16)
+        tiles = exact.score >> 16
+        for flip in (False, True):
+            plan, found = core.exact_pass(tc, cand, jt, jr, budget, None, beam.score, flip,
+                                          cap=tiles)
+            assert found is None and plan is not None and plan.score == exact.score
+            _laid_out_ok(plan, tc, jt)
+            assert core.exact_pass(tc, cand, jt, jr, budget, None, exact.score + 1, flip,
+                                   cap=tiles) == (None, None)
+            for offered in (beam, exact):
+                plan, found = core.exact_pass(tc, cand, jt, jr, budget, None, beam.score,
+                                              flip, cap=tiles, widen=lambda o=offered: o)
+                best = max((p for p in (plan, found) if p is not None), key=lambda p: p.score)
+                assert best.score == exact.score
+                if offered is exact:
+                    assert found is exact or found is None and plan.score == exact.score
+            checked += 1
+        if budget > 0 and exact.score & 0xFFFF:
+            # one tile fewer than the optimum places: the optimum is cut
+            p = dp.Pass(tc, cand, jt, jr, budget=budget, floor=exact.score)
+            p.cap_tiles(tiles - 1)
+            assert p.finish() is None
+            cut += 1
+    assert checked >= 6 and cut >= 2
 
 
 def test_a_pass_taken_number_by_number_is_run_dp_and_its_limit_stops_it():
