@@ -60,10 +60,17 @@ def engine_version() -> str:
 
 @lru_cache(maxsize=None)
 def solver_version() -> str:
-    """The solver's programme, named by the digest of ``engine/solver/dp.py``
-    (the compiled build runs the same file: answers do not depend on it)."""
-    src = Path(__file__).resolve().parent / "solver" / "dp.py"
-    return "dp sha256:" + hashlib.sha256(src.read_bytes()).hexdigest()[:16]
+    """The solver's programme: the digest of its sources (every module of
+    ``engine/solver``; the compiled build runs the same ``dp.py``, so
+    answers do not depend on it) and the HiGHS its bound runs on, whose
+    relaxation can choose between plays of the same tiles and value
+    (:func:`engine.solver.bound.backend`)."""
+    from .solver import bound
+
+    digest = hashlib.sha256()
+    for src in sorted((Path(__file__).resolve().parent / "solver").glob("*.py")):
+        digest.update(src.name.encode() + b"\0" + src.read_bytes())
+    return f"solver sha256:{digest.hexdigest()[:16]}, LP {bound.backend()}"
 
 
 @dataclass(frozen=True)

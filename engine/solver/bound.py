@@ -78,8 +78,24 @@ FACE_VALUES = [float(t % 13 + 1) for t in range(52)] + [float(JOKER_VALUE)]
 
 
 def available() -> bool:
-    """Whether the bound can be computed here (SciPy's HiGHS is importable)."""
+    """Whether the bound can be computed here (HiGHS is importable)."""
     return _load()
+
+
+def backend() -> str:
+    """Which HiGHS the bound runs on, with its version (``"highspy 1.x"``,
+    ``"scipy 1.x"``), or ``"none"``. The tiles and value of an answer never
+    depend on it; the layout of a play may (the relaxation's rounded play
+    is an incumbent), so the analysis names it (:func:`engine.analysis.solver_version`)."""
+    if not _load():
+        return "none"
+    from importlib.metadata import PackageNotFoundError, version
+
+    name = "highspy" if getattr(_hc, "__name__", "").startswith("highspy") else "scipy"
+    try:
+        return f"{name} {version(name)}"
+    except PackageNotFoundError:  # pragma: no cover - a build without metadata
+        return name
 
 
 class _Model:
