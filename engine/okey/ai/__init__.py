@@ -178,6 +178,9 @@ class ExpertPlayer(_Player):
     PAIRS_EXACT = 3
     #: what feeding the next player costs, in unseen tiles
     FEED = 4
+    #: what a take costs, in draws: a take that keeps the distance is made
+    #: when the draws expected to the next step, after it, are fewer by more
+    TAKE_TURN = 1.0
 
     def _best_discard(self, game: OkeyGame, seat: int, rack: list[int]) -> tuple[tuple, int]:
         sp = game.rules.seven_pairs
@@ -216,9 +219,21 @@ class ExpertPlayer(_Player):
             return forced
         take = game.takeable()
         sp = game.rules.seven_pairs
-        now = distance(*rack_counts(game.racks[seat], game.okey), sp)
-        if now and distance(*rack_counts(game.racks[seat] + [take], game.okey), sp) < now:
+        c, w = rack_counts(game.racks[seat], game.okey)
+        now = distance(c, w, sp)
+        if not now:
+            return Move("draw")
+        if distance(*rack_counts(game.racks[seat] + [take], game.okey), sp) < now:
             return Move("take")
+        if now <= (self.PAIRS_EXACT if sp else self.EXACT):
+            unseen, unseen_wilds = unseen_counts(game, seat)
+            acc = acceptance(c, w, sp, now, unseen, unseen_wilds)
+            key, tile = self._best_discard(game, seat, game.racks[seat] + [take])
+            total = sum(unseen) + unseen_wilds
+            if tile != take and key[0] == -now and key[1] > 0:
+                # draws expected to the next step: total/acc by drawing; TAKE_TURN and total/acc' by taking
+                if not acc or self.TAKE_TURN + total / key[1] < total / acc:
+                    return Move("take")
         return Move("draw")
 
     def discard(self, game, seat, moves) -> Move:
