@@ -18,7 +18,8 @@ it.
   has not seen that would bring the rack nearer (it tracks the discards:
   what each player threw and took); a discard the next player visibly
   needs (a face they took, or one completing two they took) counts against
-  it; it takes the discard only when that brings the rack nearer a win.
+  it; it takes the discard when that brings the rack nearer a win, or
+  keeps it as near with enough more unseen tiles to bring it nearer.
 
 ``bench/ai.py`` measures them (``docs/ai.md``).
 """
@@ -170,7 +171,10 @@ class ExpertPlayer(_Player):
     or one completing two tiles they took) counts as :attr:`FEED` fewer
     unseen tiles; then it keeps okeys, then avoids faces near what the next
     player took. It takes the discard when that brings the rack nearer a
-    win, else draws."""
+    win; or, within :attr:`EXACT` of a win, when the rack with it (less its
+    best discard) is as near and the draws expected to the next step
+    (the unseen tiles over those that bring it nearer) fall by more than
+    :attr:`TAKE_TURN`; else it draws."""
 
     #: the farthest distance at which the unseen tiles are counted exactly
     EXACT = 4
