@@ -214,3 +214,42 @@ def test_okey_expert_feeds_the_next_player_only_when_every_other_discard_costs_t
                             assert dist(t) >= mine
             g.push(move)
     assert checked >= 5
+
+
+def _okey_acceptance_after(g, s, rack, d):
+    """The most unseen tiles that bring ``rack`` (15 tiles) less a discard
+    one nearer, over the discards that keep it at distance ``d``."""
+    unseen, okeys = ok.unseen_counts(g, s)
+    best = None
+    for t in set(rack):
+        rest = list(rack)
+        rest.remove(t)
+        c, w = rack_counts(rest, g.okey)
+        if ev.distance(c, w, False) == d:
+            a = ev.acceptance(c, w, False, d, unseen, okeys)
+            best = a if best is None else max(best, a)
+    return best
+
+
+def test_okey_expert_takes_a_discard_that_keeps_the_distance_only_for_more_acceptance():
+    kept = 0
+    for k in range(3):
+        g = OkeyGame.new(4, {"start_points": 1000}, seed=f"take-{k}")
+        players = [ok.LEVELS["expert" if i % 2 else "greedy"](f"{k}/{i}") for i in range(4)]
+        while not g.results:
+            s = g.to_move
+            move = players[s].choose(g)
+            if move.action == "take" and s % 2 and g.middle:
+                rack = g.racks[s]
+                c, w = rack_counts(rack, g.okey)
+                now = ev.distance(c, w, False)
+                after = ev.distance(*rack_counts(rack + [g.takeable()], g.okey), False)
+                assert after <= now
+                if after == now:
+                    kept += 1
+                    unseen, okeys = ok.unseen_counts(g, s)
+                    assert now <= ok.ExpertPlayer.EXACT
+                    assert _okey_acceptance_after(g, s, rack + [g.takeable()], now) \
+                        > ev.acceptance(c, w, False, now, unseen, okeys)
+            g.push(move)
+    assert kept >= 3

@@ -18,7 +18,8 @@ it.
   has not seen that would bring the rack nearer (it tracks the discards:
   what each player threw and took); a discard the next player visibly
   needs (a face they took, or one completing two they took) counts against
-  it; it takes the discard only when that brings the rack nearer a win.
+  it; it takes the discard when that brings the rack nearer a win, or
+  keeps it as near with enough more unseen tiles to bring it nearer.
 
 ``bench/ai.py`` measures them (``docs/ai.md``).
 """
@@ -170,7 +171,10 @@ class ExpertPlayer(_Player):
     or one completing two tiles they took) counts as :attr:`FEED` fewer
     unseen tiles; then it keeps okeys, then avoids faces near what the next
     player took. It takes the discard when that brings the rack nearer a
-    win, else draws."""
+    win; or, within :attr:`EXACT` of a win, when the rack with it (less its
+    best discard) is as near and the draws expected to the next step
+    (the unseen tiles over those that bring it nearer) fall by more than
+    :attr:`TAKE_TURN`; else it draws."""
 
     #: the farthest distance at which the unseen tiles are counted exactly
     EXACT = 4
@@ -178,6 +182,9 @@ class ExpertPlayer(_Player):
     PAIRS_EXACT = 3
     #: what feeding the next player costs, in unseen tiles
     FEED = 4
+    #: what a take costs, in draws: a take that keeps the distance is made
+    #: when the draws expected to the next step, after it, are fewer by more
+    TAKE_TURN = 1.0
 
     def _best_discard(self, game: OkeyGame, seat: int, rack: list[int]) -> tuple[tuple, int]:
         sp = game.rules.seven_pairs
@@ -216,9 +223,21 @@ class ExpertPlayer(_Player):
             return forced
         take = game.takeable()
         sp = game.rules.seven_pairs
-        now = distance(*rack_counts(game.racks[seat], game.okey), sp)
-        if now and distance(*rack_counts(game.racks[seat] + [take], game.okey), sp) < now:
+        c, w = rack_counts(game.racks[seat], game.okey)
+        now = distance(c, w, sp)
+        if not now:
+            return Move("draw")
+        if distance(*rack_counts(game.racks[seat] + [take], game.okey), sp) < now:
             return Move("take")
+        if now <= (self.PAIRS_EXACT if sp else self.EXACT):
+            unseen, unseen_wilds = unseen_counts(game, seat)
+            acc = acceptance(c, w, sp, now, unseen, unseen_wilds)
+            key, tile = self._best_discard(game, seat, game.racks[seat] + [take])
+            total = sum(unseen) + unseen_wilds
+            if tile != take and key[0] == -now and key[1] > 0:
+                # draws expected to the next step: total/acc by drawing; TAKE_TURN and total/acc' by taking
+                if not acc or self.TAKE_TURN + total / key[1] < total / acc:
+                    return Move("take")
         return Move("draw")
 
     def discard(self, game, seat, moves) -> Move:
