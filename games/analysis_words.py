@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.utils.translation import gettext, gettext_noop, ngettext, pgettext
+from django.utils.translation import gettext, gettext_noop, ngettext_lazy, override, pgettext
 
 #: every code's sentences (one where every family says it alike)
 REASONS: dict[str, tuple[str, ...]] = {
@@ -77,6 +77,11 @@ DID_CONTEXT = "analysis"
 _PLACE = re.compile(r"%\((\w+)\)s")
 
 
+# a place counting tiles or cards, said with the language's plural forms
+_TILES = ngettext_lazy("%(n)s tile", "%(n)s tiles", "n")
+_CARDS = ngettext_lazy("%(n)s card", "%(n)s cards", "n")
+
+
 def _values(template: str, params: dict[str, Any], translated: bool) -> dict[str, str] | None:
     """The places of ``template`` filled from ``params`` (in English, or in
     the reader's language), or ``None`` when one is missing or not a value
@@ -86,20 +91,15 @@ def _values(template: str, params: dict[str, Any], translated: bool) -> dict[str
         if name not in params:
             return None
         value = params[name]
-        if name.endswith("tiles"):
+        words = _TILES if name.endswith("tiles") else _CARDS if name.endswith("_cards") else None
+        if words is not None:
             if not isinstance(value, int) or isinstance(value, bool):
                 return None
             if translated:
-                values[name] = ngettext("%(n)s tile", "%(n)s tiles", value) % {"n": value}
+                values[name] = words % {"n": value}
             else:
-                values[name] = f"{value} tile" if value == 1 else f"{value} tiles"
-        elif name.endswith("_cards"):
-            if not isinstance(value, int) or isinstance(value, bool):
-                return None
-            if translated:
-                values[name] = ngettext("%(n)s card", "%(n)s cards", value) % {"n": value}
-            else:
-                values[name] = f"{value} card" if value == 1 else f"{value} cards"
+                with override(None):  # the words as written (English)
+                    values[name] = words % {"n": value}
         elif name == "did":
             if value not in DID:
                 return None

@@ -178,10 +178,10 @@ def subkey(label: str) -> bytes:
     return hmac.new(anchor_key(), b"tablekeeper/" + label.encode("ascii"), hashlib.sha256).digest()
 
 
-def anchor(digest: str) -> str:
+def anchor(digest: str, key: bytes | None = None) -> str:
     """The anchor of an event whose hash is ``digest``: HMAC-SHA256 of the
-    hash under :func:`anchor_key`."""
-    return hmac.new(anchor_key(), digest.encode("ascii"), hashlib.sha256).hexdigest()
+    hash under :func:`anchor_key` (``key``, if the caller holds it)."""
+    return hmac.digest(key or anchor_key(), digest.encode("ascii"), "sha256").hex()
 
 
 def anchor_holds(digest: str, stored: str) -> bool:
@@ -353,7 +353,7 @@ def prepare(game: Game | int, *, expected_version: int,
         # (positional, in the model's field order _EVENT_FIELDS: half the
         # time of keyword arguments)
         rows.append(Event(None, game_id, version, event_type, schema, payload, actor, now, prev, digest,
-                          hmac.digest(key, digest.encode("ascii"), "sha256").hex()))  # (anchor(), one call)
+                          anchor(digest, key)))
         prev = digest
     return rows
 

@@ -67,12 +67,16 @@ def enqueue(topic: str, args: Iterable[Any] = (), kwargs: dict[str, Any] | None 
 
     :raises ValueError: empty topic.
     """
-    if not topic:
-        raise ValueError("an outbox message needs a task name (topic)")
+    _need_topic(topic)
     row = OutboxMessage.objects.create(topic=topic, args=list(args), kwargs=dict(kwargs or {}),
                                        game=game, event_version=event_version)
     drain_after_commit()
     return row
+
+
+def _need_topic(topic: str) -> None:
+    if not topic:
+        raise ValueError("an outbox message needs a task name (topic)")
 
 
 def messages_for(game: Game, events: list[Event]) -> list[Message]:
@@ -97,8 +101,7 @@ def publish(game: Game, events: list[Event], messages: list[Message] | None = No
     if not written:
         version = events[-1].version if events else None
         for msg in messages:
-            if not msg.topic:
-                raise ValueError("an outbox message needs a task name (topic)")
+            _need_topic(msg.topic)
         # one INSERT for all of them
         OutboxMessage.objects.bulk_create([OutboxMessage(topic=msg.topic, args=list(msg.args),
                                                          kwargs=dict(msg.kwargs or {}), game=game,
@@ -120,8 +123,7 @@ def guarded_rows(game: Game, events: list[Event], messages: list[Message], db) -
     :raises ValueError: a message without a topic.
     """
     for msg in messages:
-        if not msg.topic:
-            raise ValueError("an outbox message needs a task name (topic)")
+        _need_topic(msg.topic)
     version = events[-1].version if events else None
     now = db.ops.adapt_datetimefield_value(timezone.now())
     return es.guarded_insert(OutboxMessage, _ROW_COLUMNS, [
