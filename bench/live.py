@@ -5,7 +5,8 @@ Each run starts the web process (``config/web.py``: uvicorn serving
 ``config.asgi``; ``--server daphne`` for the server before it) as a subprocess on a fresh SQLite
 database (the embedded default) or ``--database URL``, with the in-memory
 channel layer or, for ``--layer redis``, channels-redis on a private
-redis-server started here. For every game (Sabra, two seats) both seats are
+redis-server started here (its pub/sub layer, as deployed;
+``--layer redis-core`` its list-based layer, ``CHANNEL_REDIS_KIND=core``). For every game (Sabra, two seats) both seats are
 taken through the API, each seat's browser session is opened through its
 seat link, and each seat holds its own socket (``/ws/games/<id>/seat/``).
 Then, in every game at once, the seat on turn thinks (``--think`` seconds
@@ -309,7 +310,9 @@ def main(argv=None) -> int:
     parser.add_argument("--moves", type=int, default=10, help="moves per game (default 10)")
     parser.add_argument("--think", type=float, default=1.0,
                         help="mean seconds a scripted player thinks before each move (default 1.0; 0: flat out)")
-    parser.add_argument("--layer", choices=("memory", "redis", "both"), default="both")
+    parser.add_argument("--layer", choices=("memory", "redis", "redis-core", "both", "all"), default="both",
+                        help="memory (one process), redis (channels-redis pub/sub, as deployed), redis-core "
+                             "(channels-redis lists), both (memory and redis; default) or all three")
     parser.add_argument("--server", choices=sorted(SERVERS), default="uvicorn",
                         help="the web server: uvicorn (config/web.py, as deployed; default) or daphne (before)")
     parser.add_argument("--redis", default="", metavar="URL",
@@ -325,22 +328,24 @@ def main(argv=None) -> int:
     if any(n < 1 for n in args.games) or args.moves < 1:
         print("bench/live.py: --games and --moves must be at least 1", file=sys.stderr)
         return 2
-    layers = ["memory", "redis"] if args.layer == "both" else [args.layer]
+    layers = {"both": ["memory", "redis"], "all": ["memory", "redis", "redis-core"]}.get(args.layer, [args.layer])
     work = tempfile.mkdtemp(prefix="tk-live-")
     db = args.database or f"sqlite:///{work}/live.sqlite3"
     env = {**os.environ, "DATABASE_URL": db, "API_RATE_GAME_CREATE": "", "API_RATE_SEAT_TAKE": "",
            "LOG_LEVEL": "ERROR"}
     env.pop("CELERY_BROKER_URL", None)
     env.pop("CHANNEL_REDIS_URL", None)
+    env.pop("CHANNEL_REDIS_KIND", None)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
-    print(f"{'layer':8} {'games':>5} {'moves':>6} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
+    print(f"{'layer':10} {'games':>5} {'moves':>6} {'moves/s':>8} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} "
           f"{'errors':>6} {'shed':>5} {'post p95':>8} {'cpu/move':>8} {'seats/mv':>8} {'ref ms':>7} {'p95/ref':>7}"
           + (f" {'drawn p50':>9} {'drawn p95':>9}" if args.browsers else ""))
     redis_proc = None
     try:
         for layer in layers:
             server_env = dict(env)
-            if layer == "redis":
+            if layer.startswith("redis"):
+                server_env["CHANNEL_REDIS_KIND"] = "core" if layer == "redis-core" else "pubsub"
                 if args.redis:
                     url = args.redis
                 elif redis_proc is None:
@@ -364,7 +369,7 @@ def main(argv=None) -> int:
                 lat = [x * 1000 for x in out["latencies"]]
                 p95 = percentile(lat, 95)
                 ref = out["ref"] * 1000
-                print(f"{layer:8} {n:5d} {len(lat):6d} {len(lat) / out['wall']:8.1f} {percentile(lat, 50):7.1f} "
+                print(f"{layer:10} {n:5d} {len(lat):6d} {len(lat) / out['wall']:8.1f} {percentile(lat, 50):7.1f} "
                       f"{p95:7.1f} {percentile(lat, 99):7.1f} {len(out['errors']):6d} {out['shed']:5d} "
                       f"{percentile([x * 1000 for x in out['posts']], 95):8.1f} {out['cpu'] * 1000 / max(1, len(lat)):8.2f} "
                       f"{out['own'] * 1000 / max(1, len(lat)):8.2f} {ref:7.1f} {p95 / ref:7.1f}"

@@ -466,13 +466,28 @@ if CHANNEL_REDIS_URL:
     # ms apart; every layer command is safe to repeat: a group's member
     # added twice is added once, a move's notice sent twice redraws nothing);
     # a connection attempt gives up after a second. And a read waits 10 s:
-    # channels-redis waits for a socket's messages with BZPOPMIN for 5 s, and
-    # redis-py's default read timeout is 5 s too, so an idle socket's wait
-    # raced its own timeout and the socket was closed with 1011 after 5-16 s.
-    CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
-        "hosts": [{"address": CHANNEL_REDIS_URL, "socket_connect_timeout": 1, "socket_timeout": 10,
-                   "retry": Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)}],
-        "capacity": 500, "expiry": 30}}}
+    # the core layer waits for a socket's messages with BZPOPMIN for 5 s,
+    # and redis-py's default read timeout is 5 s too, so an idle socket's
+    # wait raced its own timeout and the socket was closed with 1011 after
+    # 5-16 s.
+    #
+    # Which of channels-redis's layers (config/channel_layer.py): "pubsub"
+    # (the default: a move's notice is one PUBLISH, heard by the processes
+    # listening then) or "core" (lists: a notice waits in Redis for a
+    # process slow to read it, at 1.5-2 ms more of a move's CPU at 200
+    # games; docs/live.md).
+    CHANNEL_REDIS_KIND = os.environ.get("CHANNEL_REDIS_KIND", "pubsub")
+    if CHANNEL_REDIS_KIND not in ("pubsub", "core"):
+        raise ImproperlyConfigured(f"CHANNEL_REDIS_KIND is {CHANNEL_REDIS_KIND!r}: it must be 'pubsub' or 'core'")
+    if CHANNEL_REDIS_KIND == "pubsub":
+        CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.PubSubLayer", "CONFIG": {
+            "hosts": [{"address": CHANNEL_REDIS_URL, "socket_connect_timeout": 1, "socket_timeout": 10,
+                       "retry": Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)}]}}}
+    else:
+        CHANNEL_LAYERS = {"default": {"BACKEND": "channels_redis.core.RedisChannelLayer", "CONFIG": {
+            "hosts": [{"address": CHANNEL_REDIS_URL, "socket_connect_timeout": 1, "socket_timeout": 10,
+                       "retry": Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)}],
+            "capacity": 500, "expiry": 30}}}
 else:
     # in memory, one process (config/channel_layer.py)
     CHANNEL_LAYERS = {"default": {"BACKEND": "config.channel_layer.SweepingInMemoryChannelLayer"}}

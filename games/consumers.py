@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 
 FORBIDDEN = 4403
 NOT_FOUND = 4404
+LAYER_LOST = 1012  # "service restart": the page reconnects with backoff
 
 
 FRAME_PARTS = frames.FRAME_PARTS
@@ -143,6 +144,12 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
             await self._send_text(parts.text(self.seat_index))
             return
         await self.send_frame(check=True)
+
+    async def layer_lost(self, event):
+        """The process lost its channel layer's connection (Redis away):
+        notices may be missed meanwhile, so the socket closes and its page
+        polls and reconnects (config/channel_layer.py)."""
+        await self.close(code=LAYER_LOST)
 
     async def game_seats(self, event):
         """A seat of the game was taken, reissued or revoked: check this

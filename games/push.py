@@ -137,13 +137,12 @@ def _logged(future) -> None:
 def _send(game_id: int, message: dict) -> None:
     try:
         from asgiref.sync import async_to_sync
-        from channels.layers import get_channel_layer
+        from channels.layers import InMemoryChannelLayer, get_channel_layer
 
         layer = get_channel_layer()
         if layer is None:
             return
-        groups = getattr(layer, "groups", None)
-        if isinstance(groups, dict) and group_name(game_id) not in groups:
+        if isinstance(layer, InMemoryChannelLayer) and group_name(game_id) not in layer.groups:
             return  # an in-process layer with nobody following this game here: nothing to send
         try:
             loop = asyncio.get_running_loop()

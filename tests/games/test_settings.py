@@ -20,7 +20,7 @@ PROBE = ("import json, django; from django.conf import settings as s; django.set
 
 def settings_with(**env):
     base = {k: v for k, v in os.environ.items()
-            if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CHANNEL_REDIS_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
+            if k not in ("DATABASE_URL", "CELERY_BROKER_URL", "CELERY_RESULT_BACKEND", "CHANNEL_REDIS_URL", "CHANNEL_REDIS_KIND", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS",
                          "TRUST_X_FORWARDED_PROTO", "GAMES_ANCHOR_KEY")}
     base.update(env, DJANGO_SETTINGS_MODULE="config.settings")
     proc = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, env=base, capture_output=True, text=True)
@@ -87,7 +87,15 @@ def test_a_broker_brings_no_result_backend_and_no_redis_channel_layer():
     code, s = settings_with(CELERY_BROKER_URL="redis://r:6379/0", CHANNEL_REDIS_URL="redis://r:6379/1",
                             CELERY_RESULT_BACKEND="redis://r:6379/2")
     assert code == 0, s
-    assert s["results"] == "redis://r:6379/2" and s["layer"] == "channels_redis.core.RedisChannelLayer"
+    assert s["results"] == "redis://r:6379/2" and s["layer"] == "config.channel_layer.PubSubLayer"
+
+
+def test_the_redis_layer_is_pubsub_or_core_and_nothing_else():
+    code, s = settings_with(CHANNEL_REDIS_URL="redis://r:6379/1", CHANNEL_REDIS_KIND="core")
+    assert code == 0, s
+    assert s["layer"] == "channels_redis.core.RedisChannelLayer"
+    code, err = settings_with(CHANNEL_REDIS_URL="redis://r:6379/1", CHANNEL_REDIS_KIND="lists")
+    assert code != 0 and "CHANNEL_REDIS_KIND is 'lists'" in err
 
 
 def test_beat_repairs_often_enough_that_a_killed_worker_stalls_a_game_seconds_not_minutes():
@@ -121,8 +129,8 @@ def test_a_killed_workers_sweep_lock_lapses_in_seconds():
     assert options["visibility_timeout"] <= 60
 
 
-def test_the_channel_layers_redis_connections_outlast_its_blocking_wait_and_retry_a_dead_connection():
-    """channels-redis waits for a process's messages with a BZPOPMIN of
+def test_the_core_layers_redis_connections_outlast_its_blocking_wait_and_retry_a_dead_connection():
+    """channels-redis's core layer waits for a process's messages with a BZPOPMIN of
     ``brpop_timeout`` (5 s): a read timeout no longer than that closed idle
     sockets with 1011. After a Redis restart every pooled connection is
     dead: a command meeting one is tried again on a new one."""
@@ -132,7 +140,7 @@ def test_the_channel_layers_redis_connections_outlast_its_blocking_wait_and_retr
              "print(json.dumps({'read': h.get('socket_timeout'), 'wait': L.brpop_timeout, "
              "'retries': h['retry'].get_retries() if h.get('retry') else 0}))")
     env = {k: v for k, v in os.environ.items() if k not in ("CHANNEL_REDIS_URL", "DATABASE_URL")}
-    env.update(CHANNEL_REDIS_URL="redis://r:6379/1", DJANGO_SETTINGS_MODULE="config.settings")
+    env.update(CHANNEL_REDIS_URL="redis://r:6379/1", CHANNEL_REDIS_KIND="core", DJANGO_SETTINGS_MODULE="config.settings")
     proc = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     layer = json.loads(proc.stdout)

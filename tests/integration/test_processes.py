@@ -22,6 +22,7 @@ import sys
 import pytest
 
 from games import services
+from games.consumers import LAYER_LOST
 
 from .conftest import ROOT, RedisServer, database_url, free_port, wait_for
 
@@ -86,6 +87,14 @@ class SeatSocket:
             if msg.type == aiohttp.WSMsgType.TEXT and msg.json().get("type") == "view":
                 self.versions.append(msg.json()["version"])
 
+    async def closes(self, code: int, timeout: float = 5) -> None:
+        for _ in range(int(timeout / 0.05)):
+            if self.ws.closed:
+                assert self.ws.close_code == code, self.ws.close_code
+                return
+            await asyncio.sleep(0.05)
+        pytest.fail(f"the socket on port {self.server.port} stayed open")
+
     async def shows(self, version: int, timeout: float = 20) -> None:
         for _ in range(int(timeout / 0.05)):
             if version in self.versions:
@@ -135,8 +144,11 @@ def test_a_move_made_through_one_process_reaches_a_seat_on_another(require_postg
                 for k in range(4):  # through A, then B, ...: each reaches both processes' sockets
                     await move(servers[k % 2])
 
-                # Redis restarts: refused while it is down, live at once when it is back
+                # Redis restarts: the open sockets close (notices may be missed: their pages poll),
+                # a new one is refused while it is down, live at once when it is back
                 await asyncio.to_thread(redis.stop)
+                for seat in seats:
+                    await seat.closes(LAYER_LOST)
                 with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
                     await SeatSocket(ben_http, servers[1], game.pk).open()
                 assert refused.value.status == 403
