@@ -94,17 +94,24 @@ def send_carried_now(**_) -> None:
     if not pushes:
         return
     held, pushes[:] = list(pushes), []
-    main = _main_loop()
     for layer, group, message in held:
         try:
-            if main is not None:
-                asyncio.run_coroutine_threadsafe(layer.group_send(group, message), main).add_done_callback(_logged)
-            else:
-                from asgiref.sync import async_to_sync
-
-                async_to_sync(layer.group_send)(group, message)
+            _hand_over(layer, group, message)
         except Exception:  # noqa: BLE001 - a push never fails a write
             log.warning("live push to %s (%s) not sent", group, message.get("type"), exc_info=True)
+
+
+def _hand_over(layer, group: str, message: dict) -> None:
+    """Send from a thread with no event loop: handed to the server's loop
+    when it runs (not waited for), else sent and waited for (a worker, a
+    command)."""
+    main = _main_loop()
+    if main is not None:
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), main).add_done_callback(_logged)
+        return
+    from asgiref.sync import async_to_sync
+
+    async_to_sync(layer.group_send)(group, message)
 
 
 def _connect_task_prerun() -> None:
@@ -136,7 +143,6 @@ def _logged(future) -> None:
 
 def _send(game_id: int, message: dict) -> None:
     try:
-        from asgiref.sync import async_to_sync
         from channels.layers import InMemoryChannelLayer, get_channel_layer
 
         layer = get_channel_layer()
@@ -155,11 +161,6 @@ def _send(game_id: int, message: dict) -> None:
         if pushes is not None:  # a request's thread: sent with its answer, on the loop
             pushes.append((layer, group_name(game_id), message))
             return
-        main = _main_loop()
-        if main is not None:  # a view's thread: hand the send to the server's loop, do not wait for it
-            asyncio.run_coroutine_threadsafe(layer.group_send(group_name(game_id), message),
-                                             main).add_done_callback(_logged)
-            return
-        async_to_sync(layer.group_send)(group_name(game_id), message)
+        _hand_over(layer, group_name(game_id), message)  # a view's thread, a worker, a command
     except Exception:  # noqa: BLE001 - a push never fails a write
         log.warning("live push for game %s (%s) not sent", game_id, message.get("type"), exc_info=True)
