@@ -5,7 +5,8 @@ Size: one module for the order in which the passes, the depth-first
 searches and the linear relaxation's bound are asked (``best_plan`` and
 its helpers) and the settings that tune it, which the benchmarks switch
 one by one (``bench/solver_ref_cpu.py --variant``); the layout of a plan
-(``build_melds``, ``add_joker``) is its short tail.
+(``build_melds``, ``add_joker``, and ``LaidPlan`` for a plan laid from
+the relaxation's melds) is its short tail.
 """
 
 from __future__ import annotations
