@@ -70,6 +70,7 @@ SHAPES: list[tuple[int, ...]] = (
     + [tuple(c * 13 + n for c in cs) for n in range(13) for k in (3, 4)
        for cs in combinations(range(4), k)])
 NS = len(SHAPES)
+RUNS = 120  # the shapes before this are runs, the rest groups
 # columns: shapes, then played y_t (52), jokers standing in z_t (52), jokers played
 NV = NS + 105
 ROWS = 53  # a row per numbered tile, then the jokers
@@ -148,6 +149,8 @@ class _Model:
         # each shape's tiles, padded to five with the index past the tiles
         self.shape_idx = np.array([list(sh) + [52] * (5 - len(sh)) for sh in SHAPES])
         self.played: tuple[list[int], int] | None = None
+        self.melds: list[tuple[int, ...]] | None = None
+        self.shapes: list[int] | None = None
 
     def bound(self, table: list[int], rack: list[int], jt: int, jr: int,
               weights: list[int] | None) -> float | None:
@@ -174,6 +177,7 @@ class _Model:
                 h.changeRowBounds(r, v, v)
                 b[r] = v
         self.played = None
+        self.melds = self.shapes = None
         h.run()
         if h.getModelStatus() != _hc.HighsModelStatus.kOptimal:
             return None
@@ -186,6 +190,11 @@ class _Model:
             y = np.floor(x[NS:NS + 52] + 1e-6).astype(int)
             self.played = (np.minimum(y, r_np.astype(int)).tolist(),
                            min(jr, int(x[NS + 104] + 1e-6)))
+            self.shapes = np.floor(x[:NS] + 1e-6).astype(int).tolist()
+            xr = np.rint(x)
+            if float(np.abs(x - xr).max()) < 1e-6:
+                # an integral optimum: its shapes are a layout of the play
+                self.melds = integral_layout(xr.astype(int).tolist(), table, rack, jt, jr)
         if pi.shape != (ROWS,):
             return None
         bvec = np.asarray(b)
@@ -198,6 +207,74 @@ class _Model:
         return best
 
 
+GROUP_JOKER = 105  # as engine.melds: + the number's index
+RUN_JOKER = 53  # + the tile's code
+
+
+def shapes_laid(counts: list[int], real: list[int], jokers: int
+                ) -> tuple[list[tuple[int, ...]], list[int], int] | None:
+    """``counts[m]`` melds of each shape ``m``, their slots filled by the
+    ``real`` tiles (52 counts) and ``jokers`` standing in where a tile is
+    short: the melds (slots as :func:`integral_layout`), the real tiles and
+    jokers left over; ``None`` when the jokers do not suffice or a meld
+    would hold jokers only."""
+    slots = [0] * 52
+    melds: list[list[int]] = []
+    groups: list[bool] = []
+    for m in range(NS):
+        for _ in range(counts[m]):
+            melds.append(list(SHAPES[m]))
+            groups.append(m >= RUNS)
+            for t in SHAPES[m]:
+                slots[t] += 1
+    left_real = [real[t] - slots[t] if real[t] > slots[t] else 0 for t in range(52)]
+    # jokers stand in where the meld keeps most real tiles (checked below)
+    have = [len(m) for m in melds]
+    for t in range(52):
+        short = slots[t] - real[t]
+        if short <= 0:
+            continue
+        jokers -= short
+        if jokers < 0:
+            return None
+        holders = sorted((i for i, m in enumerate(melds) if t in m), key=lambda i: -have[i])
+        for i in holders[:short]:
+            have[i] -= 1
+            m = melds[i]
+            m[m.index(t)] = (GROUP_JOKER + t % 13) if groups[i] else (RUN_JOKER + t)
+    if min(have, default=1) < 1:
+        return None  # a meld of jokers only
+    return [tuple(m) for m in melds], left_real, jokers
+
+
+def integral_layout(x: list[int], table: list[int], rack: list[int], jt: int,
+                    jr: int) -> list[tuple[int, ...]] | None:
+    """The melds of an integral point ``x`` of the programme (shape counts,
+    then ``y``, ``z`` and the rack jokers played), each a tuple of slots as
+    :mod:`engine.melds` writes them (a tile's code, ``RUN_JOKER`` + the code
+    a joker stands for in a run, ``GROUP_JOKER`` + the number's index in a
+    group), or ``None`` when ``x`` is not a layout of the table and its play
+    (checked here in integers, row by row: every slot of a tile filled by
+    its table copies, the rack copies played and jokers standing in, every
+    joker laid) or a meld would hold jokers only."""
+    if min(x) < 0:
+        return None
+    played = x[NS:NS + 52]
+    stand = x[NS + 52:NS + 104]
+    jokers_played = x[NS + 104]
+    if jokers_played > jr or any(played[t] > rack[t] for t in range(52)):
+        return None
+    slots = [0] * 52
+    for m in range(NS):
+        for t in SHAPES[m]:
+            slots[t] += x[m]
+    if sum(stand) != jt + jokers_played or any(
+            slots[t] != table[t] + played[t] + stand[t] for t in range(52)):
+        return None
+    laid = shapes_laid(x, [table[t] + played[t] for t in range(52)], jt + jokers_played)
+    return None if laid is None else laid[0]
+
+
 _LOCAL = threading.local()
 
 
@@ -208,6 +285,24 @@ def last_played() -> tuple[list[int], int] | None:
     it need not divide with the table."""
     model = getattr(_LOCAL, "model", None)
     return None if model is None else model.played
+
+
+def last_layout() -> list[tuple[int, ...]] | None:
+    """The melds of the optimum of this thread's last :func:`score_bound`
+    when that optimum is integral (see :func:`integral_layout`): a layout of
+    the table and exactly the play :func:`last_played` gives; else
+    ``None``."""
+    model = getattr(_LOCAL, "model", None)
+    return None if model is None else model.melds
+
+
+def last_shapes() -> list[int] | None:
+    """The meld shapes of the optimum of this thread's last
+    :func:`score_bound` (a count per shape of :data:`SHAPES`), each rounded
+    down; ``None`` when that call gave no bound. A hint, as
+    :func:`last_played`."""
+    model = getattr(_LOCAL, "model", None)
+    return None if model is None else model.shapes
 
 
 def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
@@ -226,5 +321,5 @@ def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
     try:
         return model.bound(table, rack, jt, jr, weights)
     except Exception:  # noqa: BLE001 - a bound is an accelerator only
-        model.played = None
+        model.played = model.melds = model.shapes = None
         return None

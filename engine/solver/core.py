@@ -5,7 +5,8 @@ Size: one module for the order in which the passes, the depth-first
 searches and the linear relaxation's bound are asked (``best_plan`` and
 its helpers) and the settings that tune it, which the benchmarks switch
 one by one (``bench/solver_ref_cpu.py --variant``); the layout of a plan
-(``build_melds``, ``add_joker``) is its short tail.
+(``build_melds``, ``add_joker``, and ``LaidPlan`` for a plan laid from
+the relaxation's melds) is its short tail.
 """
 
 from __future__ import annotations
@@ -273,6 +274,11 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
                 probe = None
                 if _proves(ub, best.score + 1):
                     return best
+                if TILE_CAP and WIDE_CAP and _proves(ub, ((best.score >> 16) + 1) * dp.BIG):
+                    # the bound proves the wider plan's tile count: the exact
+                    # pass looks only for more value (no second wider pass)
+                    cap = best.score >> 16
+                    widened = True
         if bound == 0 and floor:
             return best  # every candidate placed: nothing can score more
         if from_beam:
@@ -281,7 +287,8 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # incumbent (states that can at best tie it are cut too)
             flip = EXACT_DIRECTION and _lost_lie_high(best, table, rack)
             widen = None
-            if cap and VALUE_WIDEN and jt + jr >= WIDEN_JOKERS and WIDER_PASSES:
+            if cap and VALUE_WIDEN and jt + jr >= WIDEN_JOKERS and WIDER_PASSES and \
+                    probe is not None:
                 # the tiles are proved, the value not, and the exact pass
                 # proves it slowly: a wider pass may find a plan of more
                 # value, which raises its floor
@@ -298,6 +305,12 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         # yet ruled out), 1, 2, 4, ... up to the bound, the first that admits
         # a plan
         d = 0 if limited else 1
+        if BUDGET_FROM_BOUND and bound > 1:
+            # no plan places more than the relaxation allows: budgets below
+            # the loss it proves admit none
+            ub = early if early is not None else _relaxation(table, rack, jt, jr, weights)
+            if ub is not None:
+                d = max(d, total - int((ub + SLACK) // dp.BIG))
         while True:
             d = min(d, bound)
             plan = dp.run_dp(table, rack, jt, jr, budget=d, weights=weights,
@@ -349,6 +362,14 @@ def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
     score = n * dp.BIG + value
     if n == 0 or best is not None and score <= best.score:
         return None
+    layout = relaxation.last_layout() if LAYOUT else None
+    if layout is not None:
+        # the relaxation's optimum is integral: its shapes lay the play out
+        return LaidPlan(score, jt + jokers, layout, played)
+    if PARTIAL:
+        plan = _partial_layout(table, jt, played, jokers, score)
+        if plan is not None:
+            return plan
     plan = None
     for reverse in (False, True):
         if not reverse and failed is not None and jokers == failed_jokers and \
@@ -370,6 +391,75 @@ def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
     return None
 
 
+class LaidPlan:
+    """A plan given as its melds (the linear relaxation's integral optimum,
+    :func:`engine.solver.bound.last_layout`) rather than as the programme's
+    steps: in the solved position (colours renamed, numbers reversed when
+    the position was), never found reversed by :func:`best_plan` itself."""
+
+    __slots__ = ("score", "jokers_used", "melds", "played", "surplus", "reversed")
+
+    def __init__(self, score: int, jokers_used: int, melds: list[tuple[int, ...]],
+                 played: list[int]) -> None:
+        self.score = score
+        self.jokers_used = jokers_used
+        self.melds = melds
+        self.played = played  # rack tiles placed, 52 counts
+        self.surplus = 0  # every joker stands in a meld's slot
+        self.reversed = False
+
+    def lay_out(self, order: list[int], mirrored: bool) -> tuple[list[tuple], list[int]]:
+        """As :func:`engine.solver.dp.lay_out`: the melds and the rack tiles
+        placed in the original position."""
+        back = [order[k] * 13 + (12 - n if mirrored else n) for k in range(4) for n in range(13)]
+        melds = []
+        for m in self.melds:
+            slots = []
+            for s in m:
+                if s < 52:
+                    slots.append(back[s])
+                elif s < GROUP_JOKER:
+                    slots.append(RUN_JOKER + back[s - RUN_JOKER])
+                else:
+                    n = s - GROUP_JOKER
+                    slots.append(GROUP_JOKER + (12 - n if mirrored else n))
+            melds.append(canonical(slots))
+        used = [0] * 52
+        for code in range(52):
+            used[back[code]] += self.played[code]
+        return melds, used
+
+
+def _partial_layout(table: list[int], jt: int, played: list[int], jokers: int,
+                    score: int) -> LaidPlan | None:
+    """The play of the relaxation's optimum laid out with its whole melds
+    (each shape's count rounded down, :func:`engine.solver.bound.last_shapes`)
+    and the tiles those leave divided depth first on their own (a search
+    far smaller than the whole play's: up to ``ROUND_LIMIT`` states); or
+    ``None`` (nothing laid so, or the tiles left do not divide alone, or
+    not found within the limit)."""
+    shapes = relaxation.last_shapes()
+    if shapes is None or not any(shapes):
+        return None
+    laid = relaxation.shapes_laid(shapes, [table[t] + played[t] for t in range(52)],
+                                  jt + jokers)
+    if laid is None:
+        return None
+    melds, rest, rest_jokers = laid
+    if any(rest) or rest_jokers:
+        try:
+            sub = dp.feasible(rest, [0] * 52, rest_jokers, 0, budget=0, limit=ROUND_LIMIT)
+        except dp.SearchLimit:
+            return None
+        if sub is None:
+            return None
+        more, _ = dp.lay_out(sub, IDENTITY, False)
+        melds = melds + more
+        for _ in range(sub.surplus):
+            add_joker(melds)
+    return LaidPlan(score, jt + jokers, melds, played)
+
+
 def _proves(ub: float | None, score: int) -> bool:
     """Whether the bound ``ub`` rules out any plan scoring ``score`` or more
     (scores are integers; a plan of ``k`` tiles scores at least ``k *
@@ -388,6 +478,18 @@ VALUE_WIDEN = 1
 # states one way in 38, 4,000 in 56, 2,000 each way in 57, at 1.5 ms a
 # position)
 ROUNDING = True
+# when a wider pass finds a plan of as many tiles as the bound allows, the
+# exact pass is told so (TILE_CAP)
+WIDE_CAP = True
+# the relaxation's play laid out with its whole melds first, the tiles they
+# leave searched depth first on their own
+PARTIAL = True
+# without an incumbent from the passes, the loss budgets start at the loss
+# the relaxation proves
+BUDGET_FROM_BOUND = True
+# the relaxation's optimum, when integral, is laid out as it stands (its
+# shapes are melds) rather than searched for depth first
+LAYOUT = True
 ROUND_LIMIT = 2000
 # with this many jokers or more (0: never), the bound and its rounded play
 # are asked before the narrow pass
@@ -556,6 +658,8 @@ def _lost_lie_high(plan: dp.Plan, table: list[int], rack: list[int]) -> bool:
 def plan_used(plan: dp.Plan) -> list[int]:
     """The counts of rack tiles ``plan`` places, read off its steps (in the
     position it was found on: reversed when ``plan.reversed``)."""
+    if isinstance(plan, LaidPlan):
+        return list(plan.played)
     used = [0] * 52
     for n, (_, _, per_colour) in enumerate(plan.steps):
         for c in range(4):
@@ -583,6 +687,8 @@ def build_melds(plan: dp.Plan, order: list[int] | None = None,
     original position: ``plan`` was found with the colours renamed by
     ``order`` (see :func:`permute`) and, when ``mirrored``, the numbers
     reversed (a plan found reversed by :func:`best_plan` itself says so)."""
+    if isinstance(plan, LaidPlan):
+        return plan.lay_out(order or IDENTITY, mirrored != plan.reversed)
     melds, used = dp.lay_out(plan, order or IDENTITY, mirrored != plan.reversed)
     for _ in range(plan.surplus):
         add_joker(melds)

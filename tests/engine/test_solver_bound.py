@@ -166,3 +166,35 @@ def test_the_relaxation_first_gives_the_answers_of_the_programme_alone(ts, size,
         # (the play may differ where plays tie in tiles and value)
         assert (got.tiles_placed, got.value_placed) == (want.tiles_placed, want.value_placed), i
     assert early >= 1
+
+
+def test_an_integral_relaxation_is_laid_out_as_it_stands(monkeypatch):
+    """When the relaxation's optimum is integral its shapes are melds
+    (``bound.last_layout``): the solver lays the play out from them (colours
+    renamed and numbers reversed back), with the answers of the programme
+    alone, every meld valid and the melds holding exactly table + play."""
+    laid = []
+    real = core._rounded_plan
+
+    def spy(*args, **kwargs):
+        plan = real(*args, **kwargs)
+        laid.append(isinstance(plan, core.LaidPlan))
+        return plan
+
+    monkeypatch.setattr(core, "_rounded_plan", spy)
+    for i in range(24):
+        ts = XP if i % 2 else STANDARD
+        table, rack = random_position(f"bound-laid-{i}", ts, 40, 14 + i % 12, joker_rate=0.3)
+        got = solve(table, rack, tileset=ts.name)
+        assert all(meld_kind(m) in ("group", "run") for m in got.melds)
+        on_table = sorted(s if s < 52 else JOKER for m in got.melds for s in m)
+        assert on_table == sorted(counts_to_list(counts_of(table)) + list(got.play)), i
+        with monkeypatch.context() as m:
+            m.setattr(core, "LAYOUT", False)
+            want = solve(table, rack, tileset=ts.name)
+        assert (got.tiles_placed, got.value_placed) == (want.tiles_placed, want.value_placed), i
+    assert any(laid)
+
+
+def counts_to_list(counts):
+    return [code for code, k in enumerate(counts) for _ in range(k)]

@@ -1,0 +1,83 @@
+"""Benchmark: the linear relaxation's bound alone (``engine/solver/bound.py``),
+in CPU time, under HiGHS options.
+
+The bounds the solver asks on ``bench/solver_ref.py``'s positions of some
+classes (the same seeds and draws) are recorded, then asked again under
+each set of HiGHS options in turn, the model kept warm from one to the
+next as the solver keeps it: per set the CPU time a call and the simplex
+iterations a call; and how many of the optima are integral (laid out as
+they stand, ``bound.last_layout``).
+
+    .venv/bin/python bench/solver_ref_lp.py --seeds bench-solver,club-a
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from solver import position, sizes, warm  # noqa: E402
+
+from engine.solver import bound, core, solve  # noqa: E402
+
+TRIALS = [
+    ("default", {}),
+    ("default again", {}),
+    ("presolve off", {"presolve": "off"}),
+    ("Dantzig pricing", {"simplex_dual_edge_weight_strategy": 0}),
+    ("Devex pricing", {"simplex_dual_edge_weight_strategy": 1}),
+    ("no scaling", {"simplex_scale_strategy": 0}),
+    ("primal simplex", {"simplex_strategy": 4}),
+]
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", default="bench-solver,club-a")
+    ap.add_argument("--classes", default="standard:20,standard:40,xp:40")
+    args = ap.parse_args(argv)
+    want = set(args.classes.split(","))
+    warm(solve)
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    asked = []
+    real = core._relaxation
+    core._relaxation = lambda *a: (asked.append(a), real(*a))[1]
+    for seed in args.seeds.split(","):
+        for cls, ts, size, draws in sizes(seed, 30):
+            if f"{cls}:{size}" in want:
+                for pos_seed, table_size, rack_size in draws:
+                    table, rack = position(pos_seed, ts, table_size, rack_size)
+                    solve(table, rack, tileset=ts)
+    core._relaxation = real
+    h = bound._LOCAL.model.h
+    integral = 0
+    for name, options in TRIALS:
+        h.resetOptions()  # each set alone, as the solver's model is set up
+        h.setOptionValue("output_flag", False)
+        h.setOptionValue("threads", 1)
+        for key, value in options.items():
+            h.setOptionValue(key, value)
+        iterations = 0
+        integral = 0
+        t0 = time.process_time()
+        for a in asked:
+            bound.score_bound(*a)
+            iterations += h.getInfo().simplex_iteration_count
+            integral += bound.last_layout() is not None
+        took = time.process_time() - t0
+        print(f"{name:16} {1e3 * took / len(asked):6.3f} ms a call, "
+              f"{iterations / len(asked):6.1f} iterations a call")
+    print(f"{len(asked)} bounds asked; integral optima (laid out as they stand): {integral}")
+    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
