@@ -548,7 +548,8 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
     answer never depends on the machine). A pass the favoured direction
     finishes early pays nothing; one that neither finishes early pays the
     other's ``EXACT_TRY[1]`` states and the favoured one's unfinished
-    number again. ``cap`` (when > 0): no plan places more tiles than that
+    number again. A ``favoured`` pass given (the probe's, given up at its
+    limit) first goes on for ``EXACT_RETRY`` states more. ``cap`` (when > 0): no plan places more tiles than that
     (see ``dp.Pass.cap_tiles``). ``widen``, when given, is asked for a
     plan once neither direction has finished early (before the favoured
     one goes on to the end): a plan scoring at least the floor raises it.
