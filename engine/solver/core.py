@@ -125,8 +125,9 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     them the linear relaxation's bound (:mod:`engine.solver.bound`) may
     prove the incumbent optimal, or its tile count (the exact pass is then
     told it, ``TILE_CAP``, and with jokers to place a wider pass may raise
-    its floor, ``VALUE_WIDEN``; else with jokers to place a wider pass looks
-    for a better incumbent). If no pass
+    its floor, ``VALUE_WIDEN``; else it is told the count the bound allows,
+    ``CAP_ALWAYS``, and with jokers to place a wider pass looks for a
+    better incumbent). If no pass
     finds an incumbent, a
     depth-first play bounds the loss and budgets ``(0,) 1, 2, 4, ...`` run up
     to it. In initial-meld mode the programme runs with a loss budget
@@ -218,6 +219,7 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         probe = None
         ub = None
         cap = 0  # when > 0: no plan places more tiles (the relaxation proved it)
+        limit_tiles = 0  # when > 0: nor more than this (more than the incumbent)
         if from_beam and bound > 0 and PROBE:
             # the exact pass that proves the incumbent optimal is mostly
             # cheap: it is tried first, up to PROBE states; past that, the
@@ -255,6 +257,13 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
                     # plans of as many tiles
                     cap = best.score >> 16
                     probe.cap_tiles(cap)
+            elif TILE_CAP and CAP_ALWAYS and ub is not None:
+                # no plan places more than the bound allows (more than the
+                # incumbent): the exact pass is told that count all the same
+                most = int((ub + SLACK) // dp.BIG)
+                if most < total:
+                    probe.cap_tiles(most)
+                    limit_tiles = most
         if from_beam and bound > 0 and jt + jr >= WIDEN_JOKERS and WIDER_PASSES and not widened:
             # jokers to place: the narrow pass often falls short (a tile or
             # two where every candidate fits, or more); a wider pass the
@@ -285,7 +294,10 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # the heuristic pass's bound is nearly always tight: one exact
             # pass looking only for a plan that scores more than the
             # incumbent (states that can at best tie it are cut too)
-            flip = EXACT_DIRECTION and _lost_lie_high(best, table, rack)
+            if probe is None:
+                flip = EXACT_DIRECTION and _lost_lie_high(best, table, rack)
+            # (else the probe's direction: the pass goes on that way, its
+            # plan found reversed when it was)
             widen = None
             if cap and VALUE_WIDEN and jt + jr >= WIDEN_JOKERS and WIDER_PASSES and \
                     probe is not None:
@@ -297,7 +309,7 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
                                           reverse, bound if FOCUS_WIDE else None,
                                           floor + 1 if FOCUS_WIDE else 0)
             plan, found = exact_pass(table, rack, jt, jr, bound, weights, floor + 1, flip,
-                                     probe, cap, widen)
+                                     probe, cap or limit_tiles, widen)
             if plan is not None:
                 return plan
             return found if found is not None else best
@@ -536,7 +548,8 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
     answer never depends on the machine). A pass the favoured direction
     finishes early pays nothing; one that neither finishes early pays the
     other's ``EXACT_TRY[1]`` states and the favoured one's unfinished
-    number again. ``cap`` (when > 0): no plan places more tiles than that
+    number again. A ``favoured`` pass given (the probe's, given up at its
+    limit) first goes on for ``EXACT_RETRY`` states more. ``cap`` (when > 0): no plan places more tiles than that
     (see ``dp.Pass.cap_tiles``). ``widen``, when given, is asked for a
     plan once neither direction has finished early (before the favoured
     one goes on to the end): a plan scoring at least the floor raises it.
@@ -549,8 +562,10 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
     if favoured is None:
         favoured = _pass(table, rack, jt, jr, budget, weights, floor, flip, cap)
     if first:
-        if not tried:
-            favoured.limit = first
+        if not tried or EXACT_RETRY:
+            # (a pass given up by the probe goes on a little: told the tile
+            # count, or with a floor raised since, it often ends within it)
+            favoured.limit = favoured.work + EXACT_RETRY if tried else first
             try:
                 return _finish(favoured, flip), None
             except dp.SearchLimit:
@@ -600,6 +615,12 @@ def _pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
 EXACT_TRY = (2000, 16000)
 # the work up to which the exact pass is tried before a wider pass (see best_plan)
 PROBE = 2000
+# the work the exact pass given up by the probe may add, the favoured way,
+# before the other direction's try (see exact_pass)
+EXACT_RETRY = 2000
+# the exact pass is told the bound's tile count even when the incumbent
+# places fewer
+CAP_ALWAYS = 1
 
 
 def mirror(counts: list[int]) -> list[int]:
