@@ -177,6 +177,95 @@ def test_okey_distance_and_acceptance_agree_with_the_slow_measures():
         assert ev.acceptance(counts, wilds, False, d, unseen, 1) == slow
 
 
+def test_okey_two_step_agrees_with_adding_each_tile_in_turn():
+    """The expected draws over two steps, counted by adding each unseen
+    tile (and then each other) and asking the distance of every rack."""
+    import random
+    rng = random.Random(7)
+    checked = 0
+    while checked < 8:
+        rack = rng.sample(TILES, 14)
+        okey = rng.randrange(52)
+        c, w = rack_counts(rack, okey)
+        d = ev.distance(c, w, False)
+        if not 1 <= d <= 3:
+            continue
+        unseen = [rng.randint(0, 2) for _ in range(52)]
+        okeys = rng.randint(0, 2)
+        total = sum(unseen) + okeys
+        first = []                        # (face or None for an okey, copies, rack after)
+        for f in [None] + list(range(52)):
+            k = okeys if f is None else unseen[f]
+            cc, ww = list(c), w + (f is None)
+            if f is not None:
+                cc[f] += 1
+            if k and ev.distance(cc, ww, False) < d:
+                first.append((f, k, cc, ww))
+        a = sum(k for _, k, _, _ in first)
+        if d == 1 or not a:
+            assert ev.two_step(c, w, d, unseen, okeys) == a
+            checked += 1
+            continue
+        later = 0.0
+        for f, k, cc, ww in first:
+            left = list(unseen)
+            if f is not None:
+                left[f] -= 1
+            a2 = okeys - (f is None)
+            for g in range(52):
+                c3 = list(cc)
+                c3[g] += 1
+                if left[g] and ev.distance(c3, ww, False) < d - 1:
+                    a2 += left[g]
+            later += k * total / max(a2, 0.5)
+        want = 2 * total / (total / a + later / a)
+        assert abs(ev.two_step(c, w, d, unseen, okeys) - want) < 1e-9
+        checked += 1
+
+
+def test_okey_expert_discards_for_two_steps_over_the_one_with_the_most_tiles_now():
+    """From two tiles to ``EXACT`` from a win, the discard is never worse
+    over two steps (:func:`two_step`, less the feeding cost) than the
+    discard with the most unseen tiles that bring the rack nearer now, and
+    sometimes another."""
+    differs = checked = 0
+    for k in range(2):
+        g = OkeyGame.new(4, {"start_points": 1000}, seed=f"two-step-{k}")
+        players = [ok.LEVELS["expert" if i % 2 else "greedy"](f"{k}/{i}") for i in range(4)]
+        while not g.results:
+            s = g.to_move
+            move = players[s].choose(g)
+            if move.action == "discard" and s % 2:
+                rack = g.racks[s]
+                unseen, okeys = ok.unseen_counts(g, s)
+                hard = ok._needed(g, (s + 1) % 4)
+                by_tile = {}
+                for t in set(rack):
+                    rest = list(rack)
+                    rest.remove(t)
+                    c, w = rack_counts(rest, g.okey)
+                    by_tile[t] = (c, w, ev.distance(c, w, False))
+                d = min(v[2] for v in by_tile.values())
+                if 2 <= d <= ok.ExpertPlayer.EXACT:
+                    checked += 1
+
+                    def one(t):
+                        c, w, _ = by_tile[t]
+                        return ev.acceptance(c, w, False, d, unseen, okeys) - ok.ExpertPlayer.FEED * (t in hard)
+
+                    def two(t):
+                        c, w, _ = by_tile[t]
+                        return ev.two_step(c, w, d, unseen, okeys) - ok.ExpertPlayer.FEED * (t in hard)
+
+                    assert by_tile[move.tile][2] == d
+                    near = [t for t in by_tile if by_tile[t][2] == d]
+                    top = max(one(t) for t in near)
+                    assert two(move.tile) >= min(two(t) for t in near if one(t) == top) - 1e-9
+                    differs += one(move.tile) < top
+            g.push(move)
+    assert checked >= 10 and differs >= 1
+
+
 def test_okey_expert_feeds_the_next_player_only_when_every_other_discard_costs_the_rack():
     fed = checked = 0
     for k in range(4):

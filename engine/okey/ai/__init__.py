@@ -16,7 +16,8 @@ it.
 - ``expert`` (:class:`ExpertPlayer`): plays for the distance to a win
   (seven pairs included where the rule allows them), then for the tiles it
   has not seen that would bring the rack nearer (it tracks the discards:
-  what each player threw and took); a discard the next player visibly
+  what each player threw and took), looking two tiles ahead among its best
+  discards (the draws expected to come two tiles nearer); a discard the next player visibly
   needs (a face they took, or one completing two they took) counts against
   it; it takes the discard when that brings the rack nearer a win, or
   keeps it as near with enough more unseen tiles to bring it nearer.
@@ -31,7 +32,7 @@ import random as _random
 from ..game import OkeyGame
 from ..hand import F_CODE, rack_counts
 from ..moves import Move
-from .eval import acceptance, cover, distance, fits, live_shape, shape
+from .eval import acceptance, cover, distance, fits, live_shape, shape, two_step
 
 __all__ = ["LEVELS", "ExpertPlayer", "GreedyPlayer", "RandomPlayer", "StrongPlayer", "unseen_counts"]
 
@@ -167,13 +168,18 @@ class ExpertPlayer(_Player):
     :func:`unseen_counts`); while the rack is more than :attr:`EXACT`
     tiles from a win (:attr:`PAIRS_EXACT` with seven pairs on), the near-melds weighted by their unseen completions
     (:func:`.eval.live_shape`) stand in for that count, which costs too
-    much there. A discard the next player visibly needs (a face they took,
+    much there. From two tiles to :attr:`EXACT` from a win, the best
+    :attr:`TWO_STEP` discards by that count are weighed again by the draws
+    expected to come two tiles nearer (:func:`.eval.two_step`: each tile
+    that brings the rack nearer weighed by the unseen tiles that would then
+    bring it nearer again), given in the same unit (tiles). A discard the next player visibly needs (a face they took,
     or one completing two tiles they took) counts as :attr:`FEED` fewer
     unseen tiles; then it keeps okeys, then avoids faces near what the next
     player took. It takes the discard when that brings the rack nearer a
     win; or, within :attr:`EXACT` of a win, when the rack with it (less its
     best discard) is as near and the draws expected to the next step
-    (the unseen tiles over those that bring it nearer) fall by more than
+    (the unseen tiles over those that bring it nearer, counted over two
+    steps as above from two tiles away) fall by more than
     :attr:`TAKE_TURN`; else it draws."""
 
     #: the farthest distance at which the unseen tiles are counted exactly
@@ -185,6 +191,9 @@ class ExpertPlayer(_Player):
     #: what a take costs, in draws: a take that keeps the distance is made
     #: when the draws expected to the next step, after it, are fewer by more
     TAKE_TURN = 1.0
+    #: how many of the best discards (by the unseen tiles that bring the
+    #: rack nearer) are weighed again over two steps (0: none)
+    TWO_STEP = 4
 
     def _best_discard(self, game: OkeyGame, seat: int, rack: list[int]) -> tuple[tuple, int]:
         sp = game.rules.seven_pairs
@@ -196,6 +205,7 @@ class ExpertPlayer(_Player):
         tiles = sorted(set(rack))
         self.rng.shuffle(tiles)
         best = None
+        keys = []
         for t in tiles:
             rest = list(rack)
             rest.remove(t)
@@ -213,8 +223,18 @@ class ExpertPlayer(_Player):
             else:
                 score = live_shape(c, w, unseen)
             key = (-d, score - self.FEED * (t in hard), t != game.okey, t not in soft)
+            keys.append((key, t, c, w))
             if best is None or key > best[0]:
                 best = (key, t)
+        d = -best[0][0]
+        if self.TWO_STEP and not sp and 2 <= d <= self.EXACT:
+            near = sorted((k for k in keys if k[0][0] == -d), key=lambda k: k[0], reverse=True)
+            best = None
+            for key, t, c, w in near[:self.TWO_STEP]:
+                score = two_step(c, w, d, unseen, unseen_wilds)
+                key = (-d, score - self.FEED * (t in hard)) + key[2:]
+                if best is None or key > best[0]:
+                    best = (key, t)
         return best
 
     def draw(self, game, seat, moves) -> Move:
@@ -231,7 +251,10 @@ class ExpertPlayer(_Player):
             return Move("take")
         if now <= (self.PAIRS_EXACT if sp else self.EXACT):
             unseen, unseen_wilds = unseen_counts(game, seat)
-            acc = acceptance(c, w, sp, now, unseen, unseen_wilds)
+            if self.TWO_STEP and not sp and now >= 2:
+                acc = two_step(c, w, now, unseen, unseen_wilds)
+            else:
+                acc = acceptance(c, w, sp, now, unseen, unseen_wilds)
             key, tile = self._best_discard(game, seat, game.racks[seat] + [take])
             total = sum(unseen) + unseen_wilds
             if tile != take and key[0] == -now and key[1] > 0:

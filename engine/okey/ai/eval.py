@@ -10,7 +10,7 @@
 - :func:`distance`: the fewest tiles to change for a winning rack, and
   :func:`acceptance`: the unseen tiles that would bring the rack one
   nearer (the ``expert``'s measures, as in the mahjong players' "shanten"
-  and "ukeire").
+  and "ukeire"); :func:`two_step` looks one tile further.
 """
 
 from __future__ import annotations
@@ -350,3 +350,37 @@ def _roles_runs(rest: bytearray, wilds: int, spare: int, colour: int, p: int, ou
                 length += 1
                 q += 1
     return found
+
+
+def two_step(counts, wilds: int, dist: int, unseen, unseen_wilds: int) -> float:
+    """The tiles a draw brings nearer, over two steps: for a 14-tile rack at
+    ``dist`` (no seven pairs), the expected draws ``E`` to come two tiles
+    nearer (``U / a`` to the first, ``a`` the :func:`acceptance`, ``U`` the
+    unseen tiles; then ``U / a'`` on average over the tiles that bring it
+    there, ``a'`` the unseen tiles that bring that 15-tile rack nearer for
+    some discard), given as the acceptance that would take as long at both
+    steps (``2 U / E``); at distance 1 (or with no tile to draw) the
+    acceptance itself."""
+    n = sum(counts) + wilds
+    roles = _roles(bytes(counts), wilds + dist, n + dist - 14) or ()
+    a = unseen_wilds + sum(unseen[f] for f in roles)
+    if dist <= 1 or not a:
+        return float(a)
+    total = sum(unseen) + unseen_wilds
+    c = bytearray(counts)
+    spare = n + dist - 14                      # 15 tiles, one okey fewer: the same spare
+    later = 0.0
+    for f in roles:
+        if not unseen[f]:
+            continue
+        c[f] += 1
+        nxt = _roles(bytes(c), wilds + dist - 1, spare) or ()
+        c[f] -= 1
+        a2 = unseen_wilds + sum(unseen[g] for g in nxt) - (f in nxt)
+        later += unseen[f] * total / max(a2, 0.5)
+    if unseen_wilds:
+        nxt = _roles(bytes(counts), wilds + dist, spare) or ()
+        a2 = unseen_wilds - 1 + sum(unseen[g] for g in nxt)
+        later += unseen_wilds * total / max(a2, 0.5)
+    expected = total / a + later / a
+    return 2 * total / expected
