@@ -223,46 +223,55 @@ def test_okey_two_step_agrees_with_adding_each_tile_in_turn():
         checked += 1
 
 
+def _expert_turns_against_greedy(prefix: str, games: int):
+    """The turns of the ``expert`` seats (1 and 3) in ``games`` 4-player
+    games against ``greedy`` seats: the game before the move, the seat and
+    its move (played once the caller has looked)."""
+    for k in range(games):
+        g = OkeyGame.new(4, {"start_points": 1000}, seed=f"{prefix}-{k}")
+        players = [ok.LEVELS["expert" if i % 2 else "greedy"](f"{k}/{i}") for i in range(4)]
+        while not g.results:
+            s = g.to_move
+            move = players[s].choose(g)
+            if s % 2:
+                yield g, s, move
+            g.push(move)
+
+
 def test_okey_expert_discards_for_two_steps_over_the_one_with_the_most_tiles_now():
     """From two tiles to ``EXACT`` from a win, the discard is never worse
     over two steps (:func:`two_step`, less the feeding cost) than the
     discard with the most unseen tiles that bring the rack nearer now, and
     sometimes another."""
     differs = checked = 0
-    for k in range(2):
-        g = OkeyGame.new(4, {"start_points": 1000}, seed=f"two-step-{k}")
-        players = [ok.LEVELS["expert" if i % 2 else "greedy"](f"{k}/{i}") for i in range(4)]
-        while not g.results:
-            s = g.to_move
-            move = players[s].choose(g)
-            if move.action == "discard" and s % 2:
-                rack = g.racks[s]
-                unseen, okeys = ok.unseen_counts(g, s)
-                hard = ok._needed(g, (s + 1) % 4)
-                by_tile = {}
-                for t in set(rack):
-                    rest = list(rack)
-                    rest.remove(t)
-                    c, w = rack_counts(rest, g.okey)
-                    by_tile[t] = (c, w, ev.distance(c, w, False))
-                d = min(v[2] for v in by_tile.values())
-                if 2 <= d <= ok.ExpertPlayer.EXACT:
-                    checked += 1
+    for g, s, move in _expert_turns_against_greedy("two-step", 2):
+        if move.action == "discard":
+            rack = g.racks[s]
+            unseen, okeys = ok.unseen_counts(g, s)
+            hard = ok._needed(g, (s + 1) % 4)
+            by_tile = {}
+            for t in set(rack):
+                rest = list(rack)
+                rest.remove(t)
+                c, w = rack_counts(rest, g.okey)
+                by_tile[t] = (c, w, ev.distance(c, w, False))
+            d = min(v[2] for v in by_tile.values())
+            if 2 <= d <= ok.ExpertPlayer.EXACT:
+                checked += 1
 
-                    def one(t):
-                        c, w, _ = by_tile[t]
-                        return ev.acceptance(c, w, False, d, unseen, okeys) - ok.ExpertPlayer.FEED * (t in hard)
+                def one(t):
+                    c, w, _ = by_tile[t]
+                    return ev.acceptance(c, w, False, d, unseen, okeys) - ok.ExpertPlayer.FEED * (t in hard)
 
-                    def two(t):
-                        c, w, _ = by_tile[t]
-                        return ev.two_step(c, w, d, unseen, okeys) - ok.ExpertPlayer.FEED * (t in hard)
+                def two(t):
+                    c, w, _ = by_tile[t]
+                    return ev.two_step(c, w, d, unseen, okeys) - ok.ExpertPlayer.FEED * (t in hard)
 
-                    assert by_tile[move.tile][2] == d
-                    near = [t for t in by_tile if by_tile[t][2] == d]
-                    top = max(one(t) for t in near)
-                    assert two(move.tile) >= min(two(t) for t in near if one(t) == top) - 1e-9
-                    differs += one(move.tile) < top
-            g.push(move)
+                assert by_tile[move.tile][2] == d
+                near = [t for t in by_tile if by_tile[t][2] == d]
+                top = max(one(t) for t in near)
+                assert two(move.tile) >= min(two(t) for t in near if one(t) == top) - 1e-9
+                differs += one(move.tile) < top
     assert checked >= 10 and differs >= 1
 
 
@@ -322,23 +331,17 @@ def _okey_acceptance_after(g, s, rack, d):
 
 def test_okey_expert_takes_a_discard_that_keeps_the_distance_only_for_more_acceptance():
     kept = 0
-    for k in range(3):
-        g = OkeyGame.new(4, {"start_points": 1000}, seed=f"take-{k}")
-        players = [ok.LEVELS["expert" if i % 2 else "greedy"](f"{k}/{i}") for i in range(4)]
-        while not g.results:
-            s = g.to_move
-            move = players[s].choose(g)
-            if move.action == "take" and s % 2 and g.middle:
-                rack = g.racks[s]
-                c, w = rack_counts(rack, g.okey)
-                now = ev.distance(c, w, False)
-                after = ev.distance(*rack_counts(rack + [g.takeable()], g.okey), False)
-                assert after <= now
-                if after == now:
-                    kept += 1
-                    unseen, okeys = ok.unseen_counts(g, s)
-                    assert now <= ok.ExpertPlayer.EXACT
-                    assert _okey_acceptance_after(g, s, rack + [g.takeable()], now) \
-                        > ev.acceptance(c, w, False, now, unseen, okeys)
-            g.push(move)
+    for g, s, move in _expert_turns_against_greedy("take", 3):
+        if move.action == "take" and g.middle:
+            rack = g.racks[s]
+            c, w = rack_counts(rack, g.okey)
+            now = ev.distance(c, w, False)
+            after = ev.distance(*rack_counts(rack + [g.takeable()], g.okey), False)
+            assert after <= now
+            if after == now:
+                kept += 1
+                unseen, okeys = ok.unseen_counts(g, s)
+                assert now <= ok.ExpertPlayer.EXACT
+                assert _okey_acceptance_after(g, s, rack + [g.takeable()], now) \
+                    > ev.acceptance(c, w, False, now, unseen, okeys)
     assert kept >= 3
