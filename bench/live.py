@@ -18,6 +18,8 @@ plays flat out (the server's capacity rather than a club evening).
     .venv/bin/python bench/live.py                        # 10 and 50 games, memory and redis
     .venv/bin/python bench/live.py --games 10 50 200 --moves 10
     .venv/bin/python bench/live.py --layer memory --games 50
+    .venv/bin/python bench/live.py --layer redis --processes 2 --games 200 \
+        --database postgres://postgres@127.0.0.1:5432/tk_bench_live       # two processes, each game across both
 
 Prints, per layer and game count: moves/s, latency p50/p95/p99, errors,
 ``shed`` (moves answered 503 with ``Retry-After``: the scripted seat waits
@@ -189,8 +191,15 @@ class Seat:
         return self.seen[version]
 
 
-async def run(base: str, games: int, moves: int, think: float, pid: int = 0, browsers: int = 0) -> dict:
+async def run(bases: list[str], games: int, moves: int, think: float, pids: tuple[int, ...] = (),
+              browsers: int = 0) -> dict:
+    """Play the games against the web processes at ``bases``: with more
+    than one, game ``j``'s seat ``k`` is on process ``(j + k) % len(bases)``
+    (its session, its socket and its moves), so the two seats of a game are
+    on different processes and every move crosses the layer."""
     import aiohttp
+
+    base = bases[0]
 
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as api:
@@ -214,14 +223,15 @@ async def run(base: str, games: int, moves: int, think: float, pid: int = 0, bro
                 return {"variant": "sabra", "players": 2, "seats": [{"name": "Ann"}, {"name": "Ben"}]}
             return {}
 
-        async def make():
+        async def make(j: int):
+            home = bases[j % len(bases)]
             async with setup:
-                body = await post(f"{base}/api/games/", "create")
-                tokens = [(await post(f"{base}/api/games/{body['id']}/seats/{i}/", "seat take"))["token"]
+                body = await post(f"{home}/api/games/", "create")
+                tokens = [(await post(f"{home}/api/games/{body['id']}/seats/{i}/", "seat take"))["token"]
                           for i in range(2)]
             return body["id"], body["to_move"], tokens
 
-        made = await asyncio.gather(*(make() for _ in range(games)))
+        made = await asyncio.gather(*(make(j) for j in range(games)))
         # the reference: one unloaded API round trip, in this run
         ref = []
         gid, _, tokens = made[0]
@@ -232,13 +242,13 @@ async def run(base: str, games: int, moves: int, think: float, pid: int = 0, bro
             ref.append(time.perf_counter() - t0)
         sessions = []
         tables = []
-        for gid, first, tokens in made:
+        for j, (gid, first, tokens) in enumerate(made):
             seats = []
-            for token in tokens:
+            for k, token in enumerate(tokens):
                 http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
                                              connector=aiohttp.TCPConnector(limit=0))
                 sessions.append(http)
-                seats.append(Seat(http, base, gid, token))
+                seats.append(Seat(http, bases[(j + k) % len(bases)], gid, token))
             tables.append((gid, first, tokens, seats))
         async def open_seat(seat):
             async with setup:
@@ -260,7 +270,7 @@ async def run(base: str, games: int, moves: int, think: float, pid: int = 0, bro
                 other = seats[1 - mover]
                 t0 = time.perf_counter()
                 while True:
-                    async with api.post(f"{base}/api/games/{gid}/moves/",
+                    async with api.post(f"{seats[mover].base}/api/games/{gid}/moves/",
                                         json={"move": "draw", "expected_version": version},
                                         headers={"Authorization": f"Seat {tokens[mover]}"}) as r:
                         if r.status == 503:  # shed: the client waits as told and sends it again
@@ -282,11 +292,11 @@ async def run(base: str, games: int, moves: int, think: float, pid: int = 0, bro
                 latencies.append(max(0.0, seen - t0))
                 mover = 1 - mover
 
-        cpu0, own0 = cpu_seconds(pid), time.process_time()
+        cpu0, own0 = sum(cpu_seconds(pid) for pid in pids), time.process_time()
         start = time.perf_counter()
         await asyncio.gather(*(play(*t) for t in tables))
         wall = time.perf_counter() - start
-        cpu, own = cpu_seconds(pid) - cpu0, time.process_time() - own0
+        cpu, own = sum(cpu_seconds(pid) for pid in pids) - cpu0, time.process_time() - own0
         for t in tables:
             for s in t[3]:
                 await s.ws.close()
@@ -318,6 +328,9 @@ def main(argv=None) -> int:
     parser.add_argument("--redis", default="", metavar="URL",
                         help="the Redis layer's Redis (e.g. redis://127.0.0.1:6379/4; default: a private "
                              "redis-server started here)")
+    parser.add_argument("--processes", type=int, default=1, metavar="N",
+                        help="N web processes (Redis layers only when N > 1): each game's two seats on two "
+                             "different processes, every move crossing the layer; cpu/move sums the processes")
     parser.add_argument("--database", default="", help="a PostgreSQL URL (default: a fresh SQLite file)")
     parser.add_argument("--browsers", type=int, default=0, metavar="N",
                         help="follow the first N games in Chromium seat pages too, and print the time from a "
@@ -325,10 +338,16 @@ def main(argv=None) -> int:
     parser.add_argument("--profile", default="", metavar="PREFIX",
                         help="sample the server with py-spy (pip install py-spy) into PREFIX-<layer>-<games>.txt")
     args = parser.parse_args(argv)
-    if any(n < 1 for n in args.games) or args.moves < 1:
-        print("bench/live.py: --games and --moves must be at least 1", file=sys.stderr)
+    if any(n < 1 for n in args.games) or args.moves < 1 or args.processes < 1:
+        print("bench/live.py: --games, --moves and --processes must be at least 1", file=sys.stderr)
         return 2
     layers = {"both": ["memory", "redis"], "all": ["memory", "redis", "redis-core"]}.get(args.layer, [args.layer])
+    if args.processes > 1:
+        if layers == ["memory"]:
+            print("bench/live.py: --processes above 1 needs a Redis layer (the in-memory one is one process's)",
+                  file=sys.stderr)
+            return 2
+        layers = [layer for layer in layers if layer != "memory"]
     work = tempfile.mkdtemp(prefix="tk-live-")
     db = args.database or f"sqlite:///{work}/live.sqlite3"
     env = {**os.environ, "DATABASE_URL": db, "API_RATE_GAME_CREATE": "", "API_RATE_SEAT_TAKE": "",
@@ -352,24 +371,28 @@ def main(argv=None) -> int:
                     redis_proc, url = start_redis(work)
                 server_env["CHANNEL_REDIS_URL"] = url
             for n in args.games:
-                server, base = start_server(server_env, args.server)
+                started = [start_server(server_env, args.server) for _ in range(args.processes)]
+                server = started[0][0]
                 spy = None
-                if args.profile:  # py-spy samples the server while it plays (collapsed stacks)
+                if args.profile:  # py-spy samples the (first) server while it plays (collapsed stacks)
                     spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-r", "100", "--gil", "-f", "raw", "-o",
                                             f"{args.profile}-{layer}-{n}.txt", "-p", str(server.pid)],
                                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                     time.sleep(1)
                 try:
-                    out = asyncio.run(run(base, n, args.moves, args.think, server.pid, args.browsers))
+                    out = asyncio.run(run([b for _, b in started], n, args.moves, args.think,
+                                          tuple(p.pid for p, _ in started), args.browsers))
                 finally:
                     if spy is not None:
                         spy.send_signal(2)
                         spy.wait(30)
-                    stop_server(server)
+                    for proc, _ in started:
+                        stop_server(proc)
                 lat = [x * 1000 for x in out["latencies"]]
                 p95 = percentile(lat, 95)
                 ref = out["ref"] * 1000
-                print(f"{layer:10} {n:5d} {len(lat):6d} {len(lat) / out['wall']:8.1f} {percentile(lat, 50):7.1f} "
+                label = layer if args.processes == 1 else f"{layer}x{args.processes}"
+                print(f"{label:10} {n:5d} {len(lat):6d} {len(lat) / out['wall']:8.1f} {percentile(lat, 50):7.1f} "
                       f"{p95:7.1f} {percentile(lat, 99):7.1f} {len(out['errors']):6d} {out['shed']:5d} "
                       f"{percentile([x * 1000 for x in out['posts']], 95):8.1f} {out['cpu'] * 1000 / max(1, len(lat)):8.2f} "
                       f"{out['own'] * 1000 / max(1, len(lat)):8.2f} {ref:7.1f} {p95 / ref:7.1f}"
