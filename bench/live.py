@@ -192,11 +192,13 @@ class Seat:
 
 
 async def run(bases: list[str], games: int, moves: int, think: float, pids: tuple[int, ...] = (),
-              browsers: int = 0) -> dict:
+              browsers: int = 0, watch=None) -> dict:
     """Play the games against the web processes at ``bases``: with more
     than one, game ``j``'s seat ``k`` is on process ``(j + k) % len(bases)``
     (its session, its socket and its moves), so the two seats of a game are
-    on different processes and every move crosses the layer."""
+    on different processes and every move crosses the layer. ``watch``: a
+    function called as the play begins (the games set up, the sockets
+    open) whose answer is called as it ends (a profiler's start and stop)."""
     import aiohttp
 
     base = bases[0]
@@ -292,10 +294,13 @@ async def run(bases: list[str], games: int, moves: int, think: float, pids: tupl
                 latencies.append(max(0.0, seen - t0))
                 mover = 1 - mover
 
+        stop_watch = watch() if watch is not None else None
         cpu0, own0 = sum(cpu_seconds(pid) for pid in pids), time.process_time()
         start = time.perf_counter()
         await asyncio.gather(*(play(*t) for t in tables))
         wall = time.perf_counter() - start
+        if stop_watch is not None:
+            stop_watch()
         cpu, own = sum(cpu_seconds(pid) for pid in pids) - cpu0, time.process_time() - own0
         for t in tables:
             for s in t[3]:
@@ -373,19 +378,29 @@ def main(argv=None) -> int:
             for n in args.games:
                 started = [start_server(server_env, args.server) for _ in range(args.processes)]
                 server = started[0][0]
-                spy = None
-                if args.profile:  # py-spy samples the (first) server while it plays (collapsed stacks)
-                    spy = subprocess.Popen([str(Path(sys.executable).parent / "py-spy"), "record", "-r", "100", "--gil", "-f", "raw", "-o",
-                                            f"{args.profile}-{layer}-{n}.txt", "-p", str(server.pid)],
-                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                    time.sleep(1)
-                try:
-                    out = asyncio.run(run([b for _, b in started], n, args.moves, args.think,
-                                          tuple(p.pid for p, _ in started), args.browsers))
-                finally:
-                    if spy is not None:
+                spies: list[subprocess.Popen] = []
+
+                def watch(server=server, out_path=f"{args.profile}-{layer}-{n}.txt"):
+                    """py-spy samples the (first) server while the games are
+                    played, not while they are set up (collapsed stacks)."""
+                    spies.append(subprocess.Popen(
+                        [str(Path(sys.executable).parent / "py-spy"), "record", "-r", "100", "--gil", "-f", "raw",
+                         "-o", out_path, "-p", str(server.pid)],
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+                    return stop_spies
+
+                def stop_spies():
+                    for spy in spies:
                         spy.send_signal(2)
                         spy.wait(30)
+                    spies.clear()
+
+                try:
+                    out = asyncio.run(run([b for _, b in started], n, args.moves, args.think,
+                                          tuple(p.pid for p, _ in started), args.browsers,
+                                          watch if args.profile else None))
+                finally:
+                    stop_spies()
                     for proc, _ in started:
                         stop_server(proc)
                 lat = [x * 1000 for x in out["latencies"]]
