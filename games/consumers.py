@@ -140,9 +140,16 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
         seat, the frame is sent from the shared parts on the event loop;
         otherwise it is read on the database thread."""
         parts = frames.FRAME_PARTS.ready(self.game_id, event.get("version"), event.get("hash"))
-        if parts is not None and parts.has_view(self.seat_index) and self.admitted_in_memory():
-            await self._send_text(parts.text(self.seat_index))
-            return
+        if parts is not None and parts.has_view(self.seat_index):
+            admitted = self.admitted_in_memory()
+            if admitted is None:  # the credentials are not held here (any more): read them, nothing else
+                admitted = await database_sync_to_async(self.still_admitted)()
+                if not admitted:
+                    await self.refuse()
+                    return
+            if admitted:
+                await self._send_text(parts.text(self.seat_index))
+                return
         await self.send_frame(check=True)
 
     async def layer_lost(self, event):
@@ -223,7 +230,7 @@ class SeatConsumer(_GameSocket):
     user_id: int | None = None
 
     async def admit(self) -> bool:
-        seat = await database_sync_to_async(self._seat)()
+        seat = await database_sync_to_async(self._admitted_seat)()
         if seat is None:
             await self.refuse()
             return False
@@ -235,17 +242,32 @@ class SeatConsumer(_GameSocket):
         self.user_id = user.pk if user is not None and user.is_authenticated else None
         return True
 
-    def admitted_in_memory(self) -> bool:
+    def admitted_in_memory(self) -> bool | None:
         keys = frames.SEAT_KEYS.cached(self.game_id)
-        return keys is not None and frames.holds(keys, seat_pk=self.seat_pk, index=self.seat_index,
-                                                 key=self.seat_key, user_id=self.user_id)
+        if keys is None:
+            return None
+        return frames.holds(keys, seat_pk=self.seat_pk, index=self.seat_index, key=self.seat_key,
+                            user_id=self.user_id)
 
     def still_admitted(self) -> bool:
+        """Whether the seat is still this socket's, by the game's seat
+        credentials read now (one query; then trusted in memory for the
+        next frames): the test :func:`games.seat_session.seat_in_session`
+        made when the socket was admitted."""
+        keys = frames.SEAT_KEYS.load(self.game_id)
+        return frames.holds(keys, seat_pk=self.seat_pk, index=self.seat_index, key=self.seat_key,
+                            user_id=self.user_id)
+
+    def _admitted_seat(self):
+        """The seat this socket's session holds, and the game's seat
+        credentials read with it when this process does not hold them: the
+        first notice after a socket joins is then answered from memory, not
+        with a trip to the database thread (queued behind every other
+        socket's at the start of an evening)."""
         seat = self._seat()
-        if seat is None or seat.index != self.seat_index:
-            return False
-        frames.SEAT_KEYS.load(self.game_id)  # trusted in memory for the next frames
-        return True
+        if seat is not None and frames.SEAT_KEYS.cached(self.game_id) is None:
+            frames.SEAT_KEYS.load(self.game_id)
+        return seat
 
     def _seat(self):
         holder = SimpleNamespace(session=self.scope.get("session"), user=self.scope.get("user"))

@@ -31,6 +31,7 @@ again at most every :data:`SEAT_KEYS_TTL` seconds in any case.
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 from collections import Counter
@@ -212,14 +213,18 @@ SEAT_KEYS_TTL = 30.0  # seconds a game's seat credentials are trusted without a 
 
 
 class SeatKeys:
-    """game id -> (read at, {seat pk: (index, token hash, user id)})."""
+    """game id -> (trusted until, {seat pk: (index, token hash, user id)}).
+
+    An entry is trusted for between half of :data:`SEAT_KEYS_TTL` and all
+    of it, drawn when it is read: the games whose sockets joined together
+    (an evening's start) are not all read again in the same second."""
 
     def __init__(self, size: int = 2048):
         self._entries = LRU(size)
 
     def cached(self, game_id: int) -> dict[int, tuple] | None:
         entry = self._entries.get(game_id)
-        if entry is None or time.monotonic() - entry[0] > SEAT_KEYS_TTL:
+        if entry is None or time.monotonic() > entry[0]:
             return None
         return entry[1]
 
@@ -228,7 +233,7 @@ class SeatKeys:
 
         keys = {pk: (index, token_hash, user_id) for pk, index, token_hash, user_id in
                 Seat.objects.filter(game_id=game_id).values_list("pk", "index", "token_hash", "user_id")}
-        self._entries.put(game_id, (time.monotonic(), keys))
+        self._entries.put(game_id, (time.monotonic() + SEAT_KEYS_TTL * (0.5 + random.random() / 2), keys))
         return keys
 
     def drop(self, game_id: int) -> None:

@@ -126,6 +126,51 @@ def test_a_seat_whose_credential_is_withdrawn_is_closed_at_once(revoke, then_mov
     assert error["type"] == "error" and closed["code"] == 4403
 
 
+def test_a_seats_frames_after_it_joins_are_sent_from_memory(monkeypatch):
+    """The seat's credentials are read when its socket is admitted, so the
+    first notice after it joins is answered from the writer's frame with no
+    trip to the database thread; when the credentials are dropped (their
+    time is up), the next notice reads them alone, not the game."""
+    from games import consumers, frames
+
+    game, mover, other = two_seat_game()
+    trips = Counter()
+    real_check, real_load = consumers.SeatConsumer.still_admitted, consumers.load_parts
+
+    def still_admitted(self):
+        trips["credentials"] += 1
+        return real_check(self)
+
+    def load_parts(*args, **kwargs):
+        trips["game"] += 1
+        return real_load(*args, **kwargs)
+
+    monkeypatch.setattr(consumers.SeatConsumer, "still_admitted", still_admitted)
+    monkeypatch.setattr(consumers, "load_parts", load_parts)
+
+    async def run():
+        from channels.db import database_sync_to_async
+        comm = await following(game, other)
+        joined = dict(trips)
+        got = []
+        for version in (1, 2):
+            if version == 2:
+                frames.SEAT_KEYS.drop(game.pk)
+            seat = (mover + version - 1) % 2
+            await database_sync_to_async(services.game_record_move)(
+                game=game.pk, move="draw", expected_version=version, seat=seat, actor="test")
+            got.append(await comm.receive_json_from(timeout=5))
+            got.append(dict(trips))
+        await comm.disconnect()
+        return joined, got
+
+    joined, (first, after_first, second, after_second) = async_to_sync(run)()
+    assert joined == {"game": 1}  # the frame on joining
+    assert first["version"] == 2 and after_first == {"game": 1}
+    assert second["version"] == 3 and after_second == {"game": 1, "credentials": 1}
+    assert second["view"]["rack"] == services.load_state(Game.objects.get(pk=game.pk)).view(1 - mover)["rack"]
+
+
 def test_a_frame_primed_by_the_writer_is_the_frame_read_from_the_database():
     """The frame a socket is sent from the writer's memory (games/frames.py)
     is, field for field, the one read back from the stored stream."""
