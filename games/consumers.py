@@ -26,6 +26,7 @@ The client sends nothing; whatever it sends is ignored.
 from __future__ import annotations
 
 import logging
+import pickle
 from types import SimpleNamespace
 from typing import Any
 
@@ -33,10 +34,14 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from . import eventstore as es
 from . import frames, selectors
 from .models import Game
+from .moves import move_entries
 from .push import group_name
-from .receipts import receipt_at
+from .receipts import receipt, receipt_at
+from .replay import ReplayError, rebuild
+from .states import STATE_CACHE
 from .rows import game_without_state
 from .seat_session import SESSION_KEY, seat_in_session
 from .clock import turn_clock
@@ -64,16 +69,74 @@ def load_parts(game_id: int, seat_index: int | None = None) -> frames.Parts | No
     if held is not None and held.version == head.version and held.hash == (head.head_hash or "") \
             and held.has_view(seat_index):
         return held
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None:
-        return None
-    state = load_state(game)
-    parts = frames.Parts(game_id=game.pk, version=game.version,
-                         hash=(head.head_hash or "") if game.version == head.version else "",
-                         recent=selectors.recent_moves(game), names=frames.seat_names(game),
-                         clock=turn_clock(game, state), receipt=receipt_at(game.pk, game.version), state=state)
+    parts = carried_forward(head, held) if held is not None else None
+    if parts is None:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None:
+            return None
+        state = load_state(game)
+        parts = frames.Parts(game_id=game.pk, version=game.version,
+                             hash=(head.head_hash or "") if game.version == head.version else "",
+                             recent=selectors.recent_moves(game), names=frames.seat_names(game),
+                             clock=turn_clock(game, state), receipt=receipt_at(game.pk, game.version), state=state)
     FRAME_PARTS.install(parts)
     return parts
+
+
+CARRY_LIMIT = 12  # events: parts further behind the head are read afresh
+
+
+def carried_forward(head: Game, held: frames.Parts) -> frames.Parts | None:
+    """``held`` brought to the stream's ``head`` (:func:`game_without_state`)
+    by the moves recorded since, in one query: what a process that did not
+    record those moves (another web process, a worker's AI seat) does in
+    place of reading the game, its state, its recent moves and its seats'
+    names again. ``None`` (read it all) unless the stored event at
+    ``held``'s version has ``held``'s hash (the same stream), every event
+    since is a move (the names and the seed stay as they were), at most
+    :data:`CARRY_LIMIT` of them, the last one the head, and they replay.
+
+    The state the moves are applied to is this process's own: the one its
+    move service keeps at ``held``'s version (:data:`games.states.STATE_CACHE`,
+    taken out while it is used: no request applies a move to it meanwhile)
+    or a copy of ``held``'s. The result is kept for both again: a copy for
+    the next move recorded here, the state itself for the frames."""
+    if not held.hash or not head.head_hash or not held.version < head.version <= held.version + CARRY_LIMIT:
+        return None
+    events = es.load(head.pk, after_version=held.version - 1, upto_version=head.version)
+    later = events[1:]
+    if (not events or events[0].version != held.version or events[0].hash != held.hash
+            or [e.version for e in later] != list(range(held.version + 1, head.version + 1))
+            or later[-1].hash != head.head_hash or any(e.type != es.MOVE_RECORDED for e in later)):
+        return None
+    state = STATE_CACHE.take(head, held.version)
+    if state is None and held.state is not None:
+        state = _copy(held.state)
+    if state is None:
+        return None
+    try:
+        rebuild(later, seed=None, state=state, version=held.version)
+    except ReplayError:
+        log.warning("game %s: moves %s-%s do not replay on the state held here; read afresh", head.pk,
+                    held.version + 1, head.version)
+        return None
+    kept = _copy(state)
+    if kept is not None:
+        STATE_CACHE.offer(head, head.version, kept, row=head)
+    return frames.Parts(game_id=head.pk, version=head.version, hash=head.head_hash,
+                        recent=(list(held.recent) + move_entries(head, later))[-6:], names=list(held.names),
+                        clock=turn_clock(head, state), receipt=receipt(head.pk, head.version, head.head_hash),
+                        state=state)
+
+
+def _copy(state):
+    """A copy of an engine state (pickled and read back: a quarter of the
+    time of ``copy.deepcopy``); ``None`` for a state that does not pickle."""
+    try:
+        return pickle.loads(pickle.dumps(state, pickle.HIGHEST_PROTOCOL))
+    except Exception:  # noqa: BLE001 - then the state is read afresh
+        log.warning("an engine state of %s did not pickle", type(state).__name__, exc_info=True)
+        return None
 
 
 def frame_for(game_id: int, seat_index: int | None) -> dict[str, Any] | None:
@@ -136,12 +199,15 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
 
     async def game_moved(self, event):
         """A notice that the game moved on. When this process recorded the
-        move (or already read that version) and still trusts this socket's
-        seat, the frame is sent from the shared parts on the event loop;
-        otherwise it is read on the database thread."""
+        move (or already read that version), the frame is sent from the
+        shared parts on the event loop, once the seat's credentials held in
+        memory vouch for it (read alone when they are not held). Otherwise
+        it is read on the database thread: carried forward from the parts
+        held here by the moves since (:func:`carried_forward`), or read
+        afresh; the credentials are read with it unless memory vouches."""
         parts = frames.FRAME_PARTS.ready(self.game_id, event.get("version"), event.get("hash"))
+        admitted = self.admitted_in_memory()
         if parts is not None and parts.has_view(self.seat_index):
-            admitted = self.admitted_in_memory()
             if admitted is None:  # the credentials are not held here (any more): read them, nothing else
                 admitted = await database_sync_to_async(self.still_admitted)()
                 if not admitted:
@@ -150,7 +216,7 @@ class _GameSocket(AsyncJsonWebsocketConsumer):
             if admitted:
                 await self._send_text(parts.text(self.seat_index))
                 return
-        await self.send_frame(check=True)
+        await self.send_frame(check=admitted is not True)  # the credentials held here vouch for the seat
 
     async def layer_lost(self, event):
         """The process lost its channel layer's connection (Redis away):

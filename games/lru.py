@@ -33,6 +33,19 @@ class LRU:
             while len(self._data) > self.size:
                 self._data.popitem(last=False)
 
+    def put_unless(self, key: Hashable, value: Any, keep: Callable[[Any], bool]) -> bool:
+        """:meth:`put`, unless the entry held under ``key`` satisfies
+        ``keep``; whether it was put."""
+        with self._lock:
+            found = self._data.get(key)
+            if found is not None and keep(found):
+                return False
+            self._data[key] = value
+            self._data.move_to_end(key)
+            while len(self._data) > self.size:
+                self._data.popitem(last=False)
+            return True
+
     def pop(self, key: Hashable, when: Callable[[Any], bool] | None = None) -> Any | None:
         """Take the entry out (only if ``when(value)``, when given)."""
         with self._lock:

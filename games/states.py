@@ -46,6 +46,14 @@ class _StateCache:
     def put(self, game: Game, version: int, state, *, row: Game | None = None) -> None:
         self._entries.put(game.pk, ((game.created_at, version), state, row))
 
+    def offer(self, game: Game, version: int, state, *, row: Game | None = None) -> None:
+        """:meth:`put`, unless the entry held is of a later version of the
+        game (a reader that brought a state forward must not replace the
+        one a move recorded meanwhile put back)."""
+        key = (game.created_at, version)
+        self._entries.put_unless(game.pk, (key, state, row),
+                                 lambda held: held[0][0] == game.created_at and held[0][1] > version)
+
     def clear(self) -> None:
         self._entries.clear()
 

@@ -349,3 +349,83 @@ def test_with_the_channel_layer_away_the_socket_is_refused_before_it_is_accepted
         return connected
 
     assert async_to_sync(run)() is False
+
+
+def _rummikub_player(seed):
+    return RandomPlayer(seed).choose
+
+
+def _contract_player(seed):
+    from engine.contract.ai.seat import ContractSeatPlayer
+
+    return ContractSeatPlayer().choose
+
+
+def _okey_player(seed):
+    from engine.okey.ai import GreedyPlayer
+
+    return GreedyPlayer(f"carry-{seed}").choose
+
+
+@pytest.mark.parametrize("variant, players, rules, player", [
+    ("sabra", 3, {"rack_size": 6}, _rummikub_player),
+    ("contract", 3, {}, _contract_player),
+    ("okey", 4, {"start_points": 2}, _okey_player),
+], ids=["sabra", "contract", "okey"])
+def test_a_process_that_did_not_record_the_moves_carries_its_frames_forward(variant, players, rules, player):
+    """A process holding a game's frame parts (read, or primed by a move it
+    recorded itself) brings them forward over moves recorded elsewhere with
+    one query for the events since (games.consumers.carried_forward), and
+    the frame is, field for field, the one a fresh read gives; a stream
+    that gains anything but moves (the game's end) is read afresh. Played
+    to the end, one to three moves between reads."""
+    import random
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from games import consumers, frames
+    from games.states import STATE_CACHE
+
+    game = services.game_create(variant=variant, players=players, seats=[f"P{i}" for i in range(players)],
+                                rules=rules)
+    choose, rng, seat = player(5), random.Random(5), 1
+    held = consumers.load_parts(game.pk, seat)
+    expected = carried = reads = 0
+    while not held.frame(seat)["view"]["is_over"]:
+        before = held.version
+        for _ in range(rng.randint(1, 3)):
+            g = Game.objects.get(pk=game.pk)
+            if g.is_over:
+                break
+            state = services.load_state(g)
+            services.game_record_move(game=g, move=str(choose(state)), expected_version=g.version,
+                                      seat=state.to_move, actor="test")
+        STATE_CACHE.clear()  # the writer's state is another process's
+        primed = reads % 2 == 1
+        if primed:  # as if this process had recorded the move at `before`: views only, its state kept
+            STATE_CACHE.put(Game.objects.get(pk=game.pk), before, consumers._copy(held.state))
+            held = frames.Parts(game_id=game.pk, version=held.version, hash=held.hash, recent=held.recent,
+                                names=held.names, clock=held.clock, receipt=held.receipt,
+                                views={seat: held.view(seat)})
+        frames.FRAME_PARTS.clear()
+        frames.FRAME_PARTS.install(held)
+        since = {e.type for e in services.es.load(game.pk, after_version=before)}
+        expected += since == {services.es.MOVE_RECORDED}
+        with CaptureQueriesContext(connection) as queries:
+            parts = consumers.load_parts(game.pk, seat)
+        carried += len(queries) == 2
+        reads += 1
+        frame = json.loads(json.dumps(parts.frame(seat)))
+        frames.FRAME_PARTS.clear()
+        fresh = json.loads(json.dumps(consumers.load_parts(game.pk, seat).frame(seat)))
+        if frame["clock"] is not None:
+            assert 0 <= frame["clock"].pop("left") - fresh["clock"].pop("left") <= 2
+        assert frame == fresh
+        if primed and since == {services.es.MOVE_RECORDED}:  # the state brought forward is kept for a move here
+            g = Game.objects.get(pk=game.pk)
+            kept = STATE_CACHE.take_with_row(game.pk, g.version)
+            assert kept is not None and kept[1].snapshot() == services.load_state(g).snapshot()
+        held = parts
+    assert reads > 10 and expected > reads // 2
+    assert carried == expected  # every stretch of moves only, and nothing else
