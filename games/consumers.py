@@ -6,7 +6,7 @@
 ``/ws/games/<id>/watch/``: the public view, for the replay page.
 
 On connect and whenever the game moves on (:mod:`games.push`) the socket is
-sent one frame, read for this socket from the database::
+sent one frame, its own (:mod:`games.frames` says where its parts come from)::
 
     {"type": "view", "game": 12, "version": 37, "seat": 1 | null,
      "view": {...the engine's view for that seat...},

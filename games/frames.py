@@ -13,11 +13,15 @@ at one version lives here, per process:
   recent moves, the turn clock and the head receipt. A socket whose notice
   names that version and hash then sends its frame on the event loop: no
   database query, no trip to the database thread.
-- **Loaded by a follower.** Anywhere else (a socket that has just
-  connected, a move recorded by another process or by a worker, a seat no
-  one followed when the move was made) the parts are read once per version
-  from the database (:func:`games.consumers.load_parts`, on the database thread), and
-  every socket of the game in this process asks that state for its view.
+- **Carried forward by a follower.** A move recorded by another process or
+  by a worker: the parts this process holds at an earlier version are
+  brought forward by the moves since, read in one query and applied to a
+  state of this process's own (:func:`games.consumers.carried_forward`).
+- **Loaded.** Anywhere else (a socket that has just connected, a game this
+  process holds nothing of, a stream that gained anything but moves) the
+  parts are read from the database (:func:`games.consumers.load_parts`).
+  Either is done once per version, on the database thread, and every
+  socket of the game in this process asks that state for its view.
 
 A view is computed for one seat from the engine's own ``view(seat)``, so
 the same rules decide what is hidden as for the API. The entries are
@@ -26,7 +30,8 @@ plain data: a state kept here is never the one a move is applied to.
 The seats' credentials (who may still follow a seat) are kept per game too
 (:class:`SeatKeys`): read once, dropped when a seat is taken, reissued or
 revoked (:func:`games.push.seats_changed` tells every process), and read
-again at most every :data:`SEAT_KEYS_TTL` seconds in any case.
+again after at most :data:`SEAT_KEYS_TTL` seconds in any case. A seat's
+socket reads them when it is admitted.
 """
 
 from __future__ import annotations
