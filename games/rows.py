@@ -1,5 +1,6 @@
-"""Plain SQL reads of the hot path: a seat by its credential, and a game's
-projection row with the stream's head. Each is one statement built once,
+"""Plain SQL reads of the hot path: a seat by its credential, a game's
+projection row with the stream's head, and a stretch of a game's events.
+Each is one statement built once,
 read into model instances through the converters the ORM itself applies,
 without the ORM compiling the query at every request (that compiling was
 half a seat's view request; ``docs/workers.md``)."""
@@ -98,3 +99,41 @@ def _game_head_sql(vendor: str) -> str:
     return (f"SELECT {columns}, e.{q('version')}, e.{q('hash')} FROM {q(Game._meta.db_table)} g "
             f"LEFT JOIN {q(Event._meta.db_table)} e ON e.{q('game_id')} = g.{q('id')} "
             f"AND e.{q('version')} = g.{q('version')} WHERE g.{q('id')} = %s")
+
+
+# an event's columns as the event store reads them back
+_EVENT_FIELDS = tuple(Event._meta.get_field(name) for name in
+                      ("version", "type", "schema_version", "payload", "actor", "recorded_at", "hash"))
+
+
+def event_rows(game_id: int, after_version: int, upto_version: int | None) -> list[tuple]:
+    """The stream's events after ``after_version`` (up to ``upto_version``),
+    in order, as ``(version, type, schema_version, payload, actor,
+    recorded_at, hash)`` through the ORM's own converters
+    (:func:`games.eventstore.load`)."""
+    with connection.cursor() as cur:
+        if upto_version is None:
+            cur.execute(_event_rows_sql(connection.vendor, False), [game_id, after_version])
+        else:
+            cur.execute(_event_rows_sql(connection.vendor, True), [game_id, after_version, upto_version])
+        rows = cur.fetchall()
+    converters = _converters(Event, _EVENT_FIELDS, connection.vendor)
+    out = []
+    for row in rows:
+        values = []
+        for (col, convert_all), value in zip(converters, row):
+            for convert in convert_all:
+                value = convert(value, col, connection)
+            values.append(value)
+        out.append(tuple(values))
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def _event_rows_sql(vendor: str, upto: bool) -> str:
+    q = connection.ops.quote_name
+    columns = ", ".join(q(f.column) for f in _EVENT_FIELDS)
+    game = q(Event._meta.get_field("game").column)
+    version = q("version")
+    return (f"SELECT {columns} FROM {q(Event._meta.db_table)} WHERE {game} = %s AND {version} > %s"
+            + (f" AND {version} <= %s" if upto else "") + f" ORDER BY {version}")
