@@ -348,7 +348,7 @@ def _relaxation(table: list[int], rack: list[int], jt: int, jr: int,
     available)."""
     if not BOUND:
         return None
-    return relaxation.score_bound(table, rack, jt, jr, weights)
+    return relaxation.score_bound(table, rack, jt, jr, weights, bool(LP_COLD))
 
 
 def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
@@ -510,6 +510,9 @@ LP_FIRST = 2
 FOCUS = True
 FOCUS_WIDE = True
 SLACK = 1e-3
+# the bound's linear programme solved from HiGHS's slack basis, presolve off
+# (else warm from the previous call's basis, presolve on)
+LP_COLD = 1
 
 
 def _wider_pass(table: list[int], rack: list[int], jt: int, jr: int,
