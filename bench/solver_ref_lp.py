@@ -3,9 +3,10 @@ in CPU time, under HiGHS options.
 
 The bounds the solver asks on ``bench/solver_ref.py``'s positions of some
 classes (the same seeds and draws) are recorded, then asked again under
-each set of HiGHS options in turn, the model kept warm from one to the
-next as the solver keeps it: per set the CPU time a call and the simplex
-iterations a call; and how many of the optima are integral (laid out as
+each set of HiGHS options in turn, each call either cold (from HiGHS's
+slack basis, as ``core.LP_COLD`` asks on larger tables) or warm from the
+previous call's basis: per set the CPU time a call, the simplex
+iterations a call and how many of the optima are integral (laid out as
 they stand, ``bound.last_layout``).
 
     .venv/bin/python bench/solver_ref_lp.py --seeds bench-solver,club-a
@@ -79,9 +80,9 @@ def main(argv=None) -> int:
             iterations += h.getInfo().simplex_iteration_count
             integral += bound.last_layout() is not None
         took = time.process_time() - t0
-        print(f"{name:16} {1e3 * took / len(asked):6.3f} ms a call, "
-              f"{iterations / len(asked):6.1f} iterations a call")
-    print(f"{len(asked)} bounds asked; integral optima (laid out as they stand): {integral}")
+        print(f"{name:18} {1e3 * took / len(asked):6.3f} ms a call, "
+              f"{iterations / len(asked):6.1f} iterations a call, {integral} integral optima")
+    print(f"{len(asked)} bounds asked; integral optima are laid out as they stand")
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 

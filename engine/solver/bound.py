@@ -24,7 +24,11 @@ The linear programme is solved by HiGHS: its own Python package
 ``highspy`` (the ``fast`` extra, as bin/setup installs it), or else the
 same binding inside SciPy, when either is installed. Its plain ``_Highs``
 class is used: ``highspy.Highs`` prints a banner on standard output, which
-would break the engine's JSON Lines commands. Without either,
+would break the engine's JSON Lines commands. The model is kept, one a
+thread, and each call changes its bounds (and costs, when the weights
+change); a call ``cold`` starts from HiGHS's slack basis with presolve
+off (as many simplex iterations as from another position's basis, each
+cheaper), else from the previous call's basis. Without highspy or SciPy,
 :func:`score_bound` answers ``None`` and the solver proves its answers by
 the programme alone; the answers are the same either way.
 """
