@@ -38,7 +38,7 @@ except ImportError:
 from solver import position, sizes, sizes_option, warm  # noqa: E402
 from solver_ref import their_rules, their_state  # noqa: E402
 
-from engine.solver import core, division, solve  # noqa: E402
+from engine.solver import bound, core, division, solve  # noqa: E402
 
 
 def variant_option(text: str) -> tuple[str, dict[str, int]]:
@@ -53,10 +53,40 @@ def variant_option(text: str) -> tuple[str, dict[str, int]]:
     return name, settings
 
 
+# the bound's calls on the position being solved, and the last call on the
+# position before it (see clear_caches)
+_ASKED: list = []
+_PREVIOUS: list = []
+_score_bound = bound.score_bound
+
+
+def _recorded(*args, **kwargs):
+    _ASKED.append(args[:5])  # (the cold flag left out)
+    return _score_bound(*args, **kwargs)
+
+
+bound.score_bound = _recorded
+
+
+def next_position() -> None:
+    """Before the solves of a new position: its bound's basis will be the
+    previous position's (see clear_caches)."""
+    if _ASKED:
+        _PREVIOUS[:] = [_ASKED[-1]]
+    _ASKED.clear()
+
+
 def clear_caches() -> None:
     dp = core.dp
     for cache in (dp._OPTS, dp._PREP, dp._AHEAD, dp._LIMITS, division._DIVISIBLE):
         cache.clear()
+    # and the bound's basis, set to the previous position's optimum (as a
+    # solver solving one position after another keeps it), not the same
+    # position's (the other variant's solve, or the first of two), from
+    # which the bound takes no iteration
+    bound.forget()
+    if _PREVIOUS:
+        _score_bound(*_PREVIOUS[0], cold=False)
 
 
 def summary(ratios: list[float]) -> str:
@@ -97,6 +127,7 @@ def main(argv=None) -> int:
             theirs = []
             for pos_seed, table_size, rack_size in draws:
                 table, rack = position(pos_seed, ts, table_size, rack_size)
+                next_position()
                 took = float("inf")
                 for _ in range(2):
                     t0 = time.process_time()

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from solver import position, sizes, sizes_option, warm  # noqa: E402
 from solver_ref import their_rules, their_state  # noqa: E402
-from solver_ref_cpu import clear_caches, variant_option  # noqa: E402
+from solver_ref_cpu import clear_caches, next_position, variant_option  # noqa: E402
 
 from engine.solver import core, solve  # noqa: E402
 
@@ -138,6 +138,7 @@ def main(argv=None) -> int:
                     t, r = position(f"warm-{cls}", ts, 40, 14)
                     rules[cls].solve(their_state(rules[cls], t, r), SolverMode.TILE_COUNT)
                 table, rack = position(pos_seed, ts, table_size, rack_size)
+                next_position()
                 theirs = float("inf")
                 for _ in range(2):
                     t0 = time.process_time()

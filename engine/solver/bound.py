@@ -24,7 +24,11 @@ The linear programme is solved by HiGHS: its own Python package
 ``highspy`` (the ``fast`` extra, as bin/setup installs it), or else the
 same binding inside SciPy, when either is installed. Its plain ``_Highs``
 class is used: ``highspy.Highs`` prints a banner on standard output, which
-would break the engine's JSON Lines commands. Without either,
+would break the engine's JSON Lines commands. The model is kept, one a
+thread, and each call changes its bounds (and costs, when the weights
+change); a call ``cold`` starts from HiGHS's slack basis with presolve
+off (as many simplex iterations as from another position's basis, each
+cheaper), else from the previous call's basis. Without highspy or SciPy,
 :func:`score_bound` answers ``None`` and the solver proves its answers by
 the programme alone; the answers are the same either way.
 """
@@ -142,42 +146,69 @@ class _Model:
         self.at = dense.T.copy()  # columns as rows: reduced costs c - A^T pi
         self.cols = np.arange(NV, dtype=np.int32)
         self.lower = np.zeros(NV)
-        self.row_b = [0.0] * ROWS
         self.cost = np.zeros(NV)
         self.face = np.array(FACE_VALUES)
         self.upper = np.zeros(NV)
         # each shape's tiles, padded to five with the index past the tiles
         self.shape_idx = np.array([list(sh) + [52] * (5 - len(sh)) for sh in SHAPES])
         self.played: tuple[list[int], int] | None = None
-        self.melds: list[tuple[int, ...]] | None = None
+        self._melds: Any = None  # the layout, or what it is computed from
         self.shapes: list[int] | None = None
+        self.cold: bool | None = None  # the mode HiGHS is set for
+        self.rows = np.arange(ROWS, dtype=np.int32)
+        self.b = np.zeros(ROWS)  # the row bounds HiGHS holds
+        self.value_key: Any = ()  # the weights the costs hold (() : none yet)
+
+    @property
+    def melds(self) -> list[tuple[int, ...]] | None:
+        """The layout of the last optimum when integral (computed when
+        first asked: most calls never ask)."""
+        if isinstance(self._melds, tuple):
+            try:
+                self._melds = integral_layout(*self._melds)
+            except Exception:  # noqa: BLE001 - a hint only, as the bound
+                self._melds = None
+        return self._melds
+
+    def forget(self) -> None:
+        self.played = self._melds = self.shapes = None
 
     def bound(self, table: list[int], rack: list[int], jt: int, jr: int,
-              weights: list[int] | None) -> float | None:
+              weights: list[int] | None, cold: bool = True) -> float | None:
         h = self.h
+        if cold != self.cold:
+            # cold: every call from the slack basis, no presolve (on the
+            # solver's positions as cheap as the previous position's basis
+            # in iterations, and each iteration cheaper); else from the
+            # last call's basis, presolve on (HiGHS's defaults)
+            h.setOptionValue("presolve", "off" if cold else "choose")
+            self.cold = cold
+        if cold:
+            h.clearSolver()
         jokers = jt + jr
         t_np = np.array(table[:52], dtype=float)
         r_np = np.array(rack[:52], dtype=float)
         avail = np.append(t_np + r_np + jokers, np.inf)  # the last: a shape's padding
-        value = self.face if weights is None else np.array(weights[:53], dtype=float)
         cost = self.cost
+        key = None if weights is None else tuple(weights[:53])
+        if key != self.value_key:
+            # the costs change with the weights only
+            value = self.face if weights is None else np.array(weights[:53], dtype=float)
+            cost[NS:NS + 52] = BIG + value[:52]
+            cost[NS + 104] = BIG + value[52]
+            h.changeColsCost(NV, self.cols, cost)
+            self.value_key = key
         upper = self.upper
         upper[:NS] = avail[self.shape_idx].min(axis=1)
-        cost[NS:NS + 52] = BIG + value[:52]
         upper[NS:NS + 52] = r_np
         upper[NS + 52:NS + 104] = jokers
-        cost[NS + 104] = BIG + value[52]
         upper[NS + 104] = jr
-        h.changeColsCost(NV, self.cols, cost)
         h.changeColsBounds(NV, self.cols, self.lower, upper)
-        b = self.row_b
-        for r in range(ROWS):
-            v = float(table[r] if r < 52 else jt)
-            if v != b[r]:
-                h.changeRowBounds(r, v, v)
-                b[r] = v
-        self.played = None
-        self.melds = self.shapes = None
+        bvec = np.append(t_np, float(jt))
+        if not np.array_equal(bvec, self.b):
+            h.changeRowsBounds(ROWS, self.rows, bvec, bvec)
+            self.b = bvec
+        self.forget()
         h.run()
         if h.getModelStatus() != _hc.HighsModelStatus.kOptimal:
             return None
@@ -194,10 +225,10 @@ class _Model:
             xr = np.rint(x)
             if float(np.abs(x - xr).max()) < 1e-6:
                 # an integral optimum: its shapes are a layout of the play
-                self.melds = integral_layout(xr.astype(int).tolist(), table, rack, jt, jr)
+                # (laid out when asked, see melds)
+                self._melds = (xr.astype(int).tolist(), table[:52], rack[:52], jt, jr)
         if pi.shape != (ROWS,):
             return None
-        bvec = np.asarray(b)
         best = None
         for p in (pi, -pi):  # the binding's sign convention for duals: either is a bound
             reduced = cost - self.at @ p
@@ -305,8 +336,18 @@ def last_shapes() -> list[int] | None:
     return None if model is None else model.shapes
 
 
+def forget() -> None:
+    """Drop this thread's model's basis: the next :func:`score_bound`
+    starts from none, as on a fresh thread (the benchmarks call it between
+    solves, so that no solve starts warm from the same position's basis)."""
+    model = getattr(_LOCAL, "model", None)
+    if model is not None:
+        model.h.clearSolver()
+        model.forget()
+
+
 def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
-                weights: list[int] | None = None) -> float | None:
+                weights: list[int] | None = None, cold: bool = True) -> float | None:
     """An upper bound on the score (``BIG`` a tile placed plus the value,
     face values or ``weights``) of any plan placing all of ``table`` (52
     counts, ``jt`` jokers) and some of ``rack`` (52 counts, ``jr`` jokers);
@@ -319,7 +360,7 @@ def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
     if model is None:
         model = _LOCAL.model = _Model()
     try:
-        return model.bound(table, rack, jt, jr, weights)
+        return model.bound(table, rack, jt, jr, weights, cold)
     except Exception:  # noqa: BLE001 - a bound is an accelerator only
-        model.played = model.melds = model.shapes = None
+        model.forget()
         return None
