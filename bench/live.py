@@ -35,7 +35,11 @@ to the reference: the median of one unloaded API round trip (GET the
 seat's view) measured in the same run. With ``--browsers N`` the first N
 games are also followed by a Chromium seat page each (Debian's chromium),
 and ``drawn p50/p95`` is the time from a frame's arrival on the page to the
-move drawn there. ``--profile PREFIX`` samples the server with py-spy
+move drawn there. ``--production`` runs the server as deployed
+(``DEBUG=0``: no debug cursor, no static files handler, secure cookies;
+only the HTTPS redirect and HSTS are off, the bench speaking plain HTTP
+to 127.0.0.1, whose cookies its seats treat as a secure origin's);
+by default it runs as embedded (``DEBUG=1``). ``--profile PREFIX`` samples the server with py-spy
 (the thread holding the GIL only; ``bench/profile_summary.py`` reads the file). The aims: p95 under 150 ms
 at 50 games and under 300 ms at 200 (think 1 s), at least 150 moves/s at
 think 0, and a move drawn within 150 ms of its frame (p95).
@@ -50,6 +54,7 @@ import argparse
 import asyncio
 import os
 import random
+import secrets
 import statistics
 import subprocess
 import sys
@@ -247,7 +252,9 @@ async def run(bases: list[str], games: int, moves: int, think: float, pids: tupl
         for j, (gid, first, tokens) in enumerate(made):
             seats = []
             for k, token in enumerate(tokens):
-                http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                origin = bases[(j + k) % len(bases)]
+                jar = aiohttp.CookieJar(unsafe=True, treat_as_secure_origin=[origin, origin.replace("http", "ws")])
+                http = aiohttp.ClientSession(cookie_jar=jar,
                                              connector=aiohttp.TCPConnector(limit=0))
                 sessions.append(http)
                 seats.append(Seat(http, bases[(j + k) % len(bases)], gid, token))
@@ -340,6 +347,8 @@ def main(argv=None) -> int:
     parser.add_argument("--browsers", type=int, default=0, metavar="N",
                         help="follow the first N games in Chromium seat pages too, and print the time from a "
                              "frame's arrival to the move drawn on the page (drawn p50/p95, ms)")
+    parser.add_argument("--production", action="store_true",
+                        help="run the server with DEBUG=0, as deployed (default: DEBUG=1, as embedded)")
     parser.add_argument("--profile", default="", metavar="PREFIX",
                         help="sample the server with py-spy (pip install py-spy) into PREFIX-<layer>-<games>.txt")
     args = parser.parse_args(argv)
@@ -358,6 +367,11 @@ def main(argv=None) -> int:
     env = {**os.environ, "DATABASE_URL": db, "API_RATE_GAME_CREATE": "", "API_RATE_SEAT_TAKE": "",
            "LOG_LEVEL": "ERROR"}
     env.pop("CELERY_BROKER_URL", None)
+    if args.production:  # as deployed, but for plain HTTP on 127.0.0.1 (no redirect to HTTPS, no HSTS)
+        env.update({"DEBUG": "0", "SECRET_KEY": secrets.token_urlsafe(50), "ALLOWED_HOSTS": "127.0.0.1,localhost",
+                    "SECURE_SSL_REDIRECT": "0", "SECURE_HSTS_SECONDS": "0"})
+    else:
+        env["DEBUG"] = "1"
     env.pop("CHANNEL_REDIS_URL", None)
     env.pop("CHANNEL_REDIS_KIND", None)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v", "0"], cwd=ROOT, env=env, check=True)
