@@ -27,19 +27,16 @@ class LRU:
             return found
 
     def put(self, key: Hashable, value: Any) -> None:
-        with self._lock:
-            self._data[key] = value
-            self._data.move_to_end(key)
-            while len(self._data) > self.size:
-                self._data.popitem(last=False)
+        self.put_unless(key, value, None)
 
-    def put_unless(self, key: Hashable, value: Any, keep: Callable[[Any], bool]) -> bool:
+    def put_unless(self, key: Hashable, value: Any, keep: Callable[[Any], bool] | None) -> bool:
         """:meth:`put`, unless the entry held under ``key`` satisfies
         ``keep``; whether it was put."""
         with self._lock:
-            found = self._data.get(key)
-            if found is not None and keep(found):
-                return False
+            if keep is not None:
+                found = self._data.get(key)
+                if found is not None and keep(found):
+                    return False
             self._data[key] = value
             self._data.move_to_end(key)
             while len(self._data) > self.size:

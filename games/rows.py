@@ -50,12 +50,18 @@ def instance(model, fields, values):
     """A model instance from a row of ``fields``' columns, through the same
     converters the ORM applies (JSON, dates and booleans on every backend);
     fields not given are deferred, as with ``.only()``."""
-    converted = []
-    for (col, converters), value in zip(_converters(model, fields, connection.vendor), values):
-        for convert in converters:
-            value = convert(value, col, connection)
-        converted.append(value)
+    converted = _converted(_converters(model, fields, connection.vendor), values)
     return model.from_db(connection.alias, [f.attname for f in fields], converted)
+
+
+def _converted(converters, values) -> list:
+    """``values`` (a row) through each column's converters."""
+    out = []
+    for (col, convert_all), value in zip(converters, values):
+        for convert in convert_all:
+            value = convert(value, col, connection)
+        out.append(value)
+    return out
 
 
 @functools.lru_cache(maxsize=16)
@@ -118,15 +124,7 @@ def event_rows(game_id: int, after_version: int, upto_version: int | None) -> li
             cur.execute(_event_rows_sql(connection.vendor, True), [game_id, after_version, upto_version])
         rows = cur.fetchall()
     converters = _converters(Event, _EVENT_FIELDS, connection.vendor)
-    out = []
-    for row in rows:
-        values = []
-        for (col, convert_all), value in zip(converters, row):
-            for convert in convert_all:
-                value = convert(value, col, connection)
-            values.append(value)
-        out.append(tuple(values))
-    return out
+    return [tuple(_converted(converters, row)) for row in rows]
 
 
 @functools.lru_cache(maxsize=8)
