@@ -7,8 +7,9 @@ On a shared machine wall times swing several-fold between runs; CPU time
 two) and by each variant of the solver's settings, in alternating order,
 with the per-position caches cleared before each solve (each solves the
 position cold, as the benchmark's single solve does). A variant is a name
-and ``core`` settings, e.g. ``before=PROBE:0,BOUND:0`` (integers; empty:
-the defaults). The answers must agree. Prints per class and variant the
+and ``core`` settings (``bound.NAME``: the bound module's), e.g.
+``before=PROBE:0,BOUND:0`` (integers; empty: the defaults). The answers
+must agree. Prints per class and variant the
 median time and ratio, the worst ratio and the positions below 1x, then the
 same per seed and over all, and on how many positions the variants' plays
 (or the same play's melds) differ.
@@ -41,14 +42,24 @@ from solver_ref import their_rules, their_state  # noqa: E402
 from engine.solver import bound, core, division, solve  # noqa: E402
 
 
+def _module(attr: str):
+    """The module a setting lives in and its name there: ``core``'s, or
+    ``bound.NAME`` (the linear relaxation's)."""
+    if attr.startswith("bound."):
+        return bound, attr[len("bound."):]
+    return core, attr
+
+
 def variant_option(text: str) -> tuple[str, dict[str, int]]:
-    """``--variant NAME=ATTR:INT,...``: a name and ``core`` settings."""
+    """``--variant NAME=ATTR:INT,...``: a name and ``core`` settings
+    (``bound.ATTR``: the bound module's)."""
     name, _, rest = text.partition("=")
     settings = {}
     for item in filter(None, rest.split(",")):
         attr, _, value = item.partition(":")
-        if not hasattr(core, attr):
-            raise argparse.ArgumentTypeError(f"core has no setting {attr!r}")
+        module, short = _module(attr)
+        if not hasattr(module, short):
+            raise argparse.ArgumentTypeError(f"{module.__name__} has no setting {short!r}")
         settings[attr] = int(value)
     return name, settings
 
@@ -101,10 +112,11 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", default=None, type=sizes_option,
                     help="only these set:table classes (as bench/solver.py)")
     ap.add_argument("--variant", action="append", type=variant_option, default=None,
-                    help="NAME=ATTR:INT,... (core settings; repeat; default: the defaults)")
+                    help="NAME=ATTR:INT,... (core settings, bound.ATTR the bound's; "
+                         "repeat; default: the defaults)")
     args = ap.parse_args(argv)
     variants = args.variant or [("current", {})]
-    defaults = {attr: getattr(core, attr) for _, s in variants for attr in s}
+    defaults = {attr: getattr(*_module(attr)) for _, s in variants for attr in s}
     warm(solve)
     print(f"solver: {core.BUILD}; reference: rummikub-solver with GLPK_MI (best of two); "
           f"CPU time; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
@@ -141,7 +153,7 @@ def main(argv=None) -> int:
                 plays, layouts = set(), set()
                 for name, settings in order:
                     for attr, value in defaults.items():
-                        setattr(core, attr, settings.get(attr, value))
+                        setattr(*_module(attr), settings.get(attr, value))
                     clear_caches()
                     t0 = time.process_time()
                     got = solve(table, rack, tileset=ts)
@@ -172,7 +184,7 @@ def main(argv=None) -> int:
             print(f"seed {seed} {name}: {len(per_seed[name])} positions, {summary(per_seed[name])}",
                   flush=True)
     for attr, value in defaults.items():
-        setattr(core, attr, value)
+        setattr(*_module(attr), value)
     print()
     for name, _ in variants:
         print(f"all seeds {name}: {len(total[name])} positions, {summary(total[name])}")

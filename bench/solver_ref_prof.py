@@ -33,9 +33,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from solver import position, sizes, sizes_option, warm  # noqa: E402
 from solver_ref import their_rules, their_state  # noqa: E402
-from solver_ref_cpu import clear_caches, next_position, variant_option  # noqa: E402
+from solver_ref_cpu import _module, clear_caches, next_position, variant_option  # noqa: E402
 
-from engine.solver import core, solve  # noqa: E402
+from engine.solver import api, core, solve  # noqa: E402
 
 try:
     from rummikub_solver import SolverMode  # noqa: E402
@@ -68,8 +68,8 @@ class _Timed:
         return timed
 
 
-def _timed(name: str, log=None) -> None:
-    real = getattr(core, name)
+def _timed(name: str, log=None, module=core) -> None:
+    real = getattr(module, name)
 
     def timed(*args, **kwargs):
         t0 = time.process_time()
@@ -84,7 +84,7 @@ def _timed(name: str, log=None) -> None:
             if log is not None:
                 LOG.append(log(args, out, given_up))
         return out
-    setattr(core, name, timed)
+    setattr(module, name, timed)
 
 
 def _finish_log(args, out, given_up) -> str:
@@ -106,11 +106,12 @@ def main(argv=None) -> int:
                     help="only these set:table classes (as bench/solver.py)")
     ap.add_argument("--only", default="", help="only these positions (comma-separated)")
     ap.add_argument("--below", type=float, default=1.0, help="print positions below this ratio")
-    ap.add_argument("--set", default="", help="ATTR:INT,... core settings")
+    ap.add_argument("--set", default="",
+                    help="ATTR:INT,... core settings (bound.ATTR: the bound's)")
     ap.add_argument("--passes", action="store_true", help="print each pass")
     args = ap.parse_args(argv)
     for attr, value in variant_option("x=" + args.set)[1].items():
-        setattr(core, attr, value)
+        setattr(*_module(attr), value)
     only = set(filter(None, args.only.split(",")))
     seeds = args.seeds.split(",")
     if only:
@@ -120,6 +121,10 @@ def main(argv=None) -> int:
         _timed(name)
     _timed("_finish", _finish_log if args.passes else None)
     _timed("_wider_pass", _wider_log if args.passes else None)
+    # the solve's fixed part: what the API does around the driver
+    _timed("best_plan")
+    _timed("build_melds")
+    _timed("divisible", module=api)
     warm(solve)
     print(f"solver: {core.BUILD}; CPU time; load average "
           f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
@@ -164,6 +169,8 @@ def main(argv=None) -> int:
                         print(f"    {line}")
     print(f"ours in total {1e3 * ours_total:.1f} ms; stages: " + ", ".join(
         f"{k} {1e3 * v:.1f}" for k, v in total.most_common()))
+    print(f"outside best_plan {1e3 * (ours_total - total['best_plan']):.1f} ms (the table's "
+          f"check, divisible, and the layout, build_melds, among it)")
     print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 

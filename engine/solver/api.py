@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from operator import add
 from typing import Any
 
 from ..errors import EngineError, RuleOptionError
@@ -170,7 +171,15 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
         raise SolverError("the solver reads runs with 1 low only (one_in_runs='low')")
     tab = read_tiles(table, "table")
     rk = read_tiles(rack, "rack")
-    ts.check(tab + rk)
+    tall = rall = None
+    if core.LEAN:
+        # the counts read once (the check of copies and the solve)
+        tall, rall = counts_of(tab), counts_of(rk)
+        if tall[JOKER] + rall[JOKER] > ts.jokers or \
+                max(map(add, tall[:JOKER], rall[:JOKER])) > ts.copies:
+            ts.check(tab + rk)  # (raises, naming the tile)
+    else:
+        ts.check(tab + rk)
     old = None
     if table_melds is not None:
         old = _parse_table_melds(table_melds)
@@ -213,21 +222,28 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
         codes, slots = _stand_ins(settled)
         work = [slot_tile(x) for m in settled for x in m if x < 52] + codes
         stand_slots = list(zip(codes, slots))
-    tcounts, jt = split_counts(work)
-    rcounts, jr = split_counts(rk)
+    if tall is not None and work is tab:
+        tcounts, jt = tall[:52], tall[JOKER]
+        rcounts, jr = rall[:52], rall[JOKER]
+    else:
+        tcounts, jt = split_counts(work)
+        rcounts, jr = split_counts(rk)
     # a table given as laid out is divisible already (every meld was checked)
     if work and old is None and not divisible(tcounts, jt):
         raise SolverError("the table cannot be divided into valid melds")
     cand = core.useful_rack(tcounts, rcounts, jt + jr)
-    # solved with the colours renamed, fewest tiles first (see colour_order)
-    order = core.colour_order(tcounts, cand)
-    tp, cp = core.permute(tcounts, order), core.permute(cand, order)
-    wp = None if weights is None else core.permute(weights, order)
-    mirrored = core.reversed_is_better(tp, cp, jt)
-    if mirrored:
-        # solved with the numbers reversed (the candidates come early)
-        tp, cp = core.mirror(tp), core.mirror(cp)
-        wp = core.MIRRORED_VALUES if wp is None else core.mirror(wp)
+    if core.LEAN:
+        tp, cp, wp, order, mirrored = core.oriented(tcounts, cand, jt, weights)
+    else:
+        # solved with the colours renamed, fewest tiles first (see colour_order)
+        order = core.colour_order(tcounts, cand)
+        tp, cp = core.permute(tcounts, order), core.permute(cand, order)
+        wp = None if weights is None else core.permute(weights, order)
+        mirrored = core.reversed_is_better(tp, cp, jt)
+        if mirrored:
+            # solved with the numbers reversed (the candidates come early)
+            tp, cp = core.mirror(tp), core.mirror(cp)
+            wp = core.MIRRORED_VALUES if wp is None else core.mirror(wp)
     plan = core.best_plan(tp, cp, jt, jr, weights=wp)
     assert plan is not None  # the table divides: placing nothing is a plan
     melds, used = core.build_melds(plan, order, mirrored)
@@ -239,8 +255,8 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
                          tileset=ts, table_melds=old, fewest_moves=fewest_moves)
         melds = restored
     jokers_played = plan.jokers_used - jt
-    play = [t for code in range(52) for t in [code] * used[code]] + [JOKER] * jokers_played
     if old is not None and (fewest_moves or mode != "free"):
+        play = [t for code in range(52) for t in [code] * used[code]] + [JOKER] * jokers_played
         if mode == "frozen":
             free_old = [m for m in old if m not in locked]
         elif mode == "keep":

@@ -238,6 +238,10 @@ class _Model:
         return best
 
 
+# the layouts below loop over the shapes laid only (0: over every shape,
+# as before; the same melds either way)
+LEAN = 1
+
 GROUP_JOKER = 105  # as engine.melds: + the number's index
 RUN_JOKER = 53  # + the tile's code
 
@@ -252,12 +256,23 @@ def shapes_laid(counts: list[int], real: list[int], jokers: int
     slots = [0] * 52
     melds: list[list[int]] = []
     groups: list[bool] = []
-    for m in range(NS):
-        for _ in range(counts[m]):
-            melds.append(list(SHAPES[m]))
-            groups.append(m >= RUNS)
-            for t in SHAPES[m]:
-                slots[t] += 1
+    if LEAN:
+        for m, k in enumerate(counts[:NS]):
+            if k <= 0:
+                continue  # (most shapes are not laid)
+            shape = SHAPES[m]
+            for _ in range(k):
+                melds.append(list(shape))
+                groups.append(m >= RUNS)
+            for t in shape:
+                slots[t] += k
+    else:
+        for m in range(NS):
+            for _ in range(counts[m]):
+                melds.append(list(SHAPES[m]))
+                groups.append(m >= RUNS)
+                for t in SHAPES[m]:
+                    slots[t] += 1
     left_real = [real[t] - slots[t] if real[t] > slots[t] else 0 for t in range(52)]
     # jokers stand in where the meld keeps most real tiles (checked below)
     have = [len(m) for m in melds]
@@ -296,9 +311,10 @@ def integral_layout(x: list[int], table: list[int], rack: list[int], jt: int,
     if jokers_played > jr or any(played[t] > rack[t] for t in range(52)):
         return None
     slots = [0] * 52
-    for m in range(NS):
-        for t in SHAPES[m]:
-            slots[t] += x[m]
+    for m, k in enumerate(x[:NS]):
+        if k or not LEAN:  # (most shapes are not laid)
+            for t in SHAPES[m]:
+                slots[t] += k
     if sum(stand) != jt + jokers_played or any(
             slots[t] != table[t] + played[t] + stand[t] for t in range(52)):
         return None

@@ -6,7 +6,7 @@ build on it.
 
 from __future__ import annotations
 
-from ..tiles import JOKER, TileSet, counts_of, parse_tiles, tileset as _tileset
+from ..tiles import JOKER, Tile, TileSet, counts_of, parse_tiles, tileset as _tileset
 from . import core
 
 
@@ -15,6 +15,9 @@ def read_tiles(value, what: str) -> list[int]:
     ``what`` was being read."""
     if value is None:
         return []
+    if core.LEAN and type(value) is list and all(
+            (type(v) is int or type(v) is Tile) and 0 <= v <= JOKER for v in value):
+        return [int(v) for v in value]  # codes already (what the engine passes)
     try:
         return [int(t) for t in parse_tiles(value)]
     except ValueError as exc:

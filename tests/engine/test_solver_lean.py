@@ -1,0 +1,92 @@
+"""The solve's fixed costs trimmed (``core.LEAN``, ``bound.LEAN``): the
+same position oriented, the same inputs read, the same layouts, as the
+paths they replace."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.errors import EngineError
+from engine.solver import bound, core, solve
+from engine.solver.division import read_tiles
+from engine.tiles import TILES
+
+
+def _oriented_before(table, rack, jt, weights):
+    order = core.colour_order(table, rack)
+    tp, cp = core.permute(table, order), core.permute(rack, order)
+    wp = None if weights is None else core.permute(weights, order)
+    mirrored = core.reversed_is_better(tp, cp, jt)
+    if mirrored:
+        tp, cp = core.mirror(tp), core.mirror(cp)
+        wp = core.MIRRORED_VALUES if wp is None else core.mirror(wp)
+    return tp, cp, wp, order, mirrored
+
+
+def test_oriented_is_the_composition_it_replaces():
+    rng = random.Random(7)
+    mirrored = 0
+    for _ in range(2000):
+        table = [rng.choice((0, 0, 1, 2)) for _ in range(52)]
+        rack = [rng.choice((0, 0, 0, 1, 2)) for _ in range(52)]
+        jt = rng.randint(0, 2)
+        weights = None if rng.random() < 0.5 else [rng.randint(0, 999) for _ in range(53)]
+        got = core.oriented(table, rack, jt, weights)
+        assert got == _oriented_before(table, rack, jt, weights)
+        mirrored += got[4]
+    assert 200 < mirrored < 1800  # both ways taken
+
+
+def test_read_tiles_codes_as_before():
+    codes = [0, 12, 13, 51, 52, 52, 7]
+    assert read_tiles(codes, "rack") == codes
+    assert read_tiles([TILES[c] for c in codes], "rack") == codes
+    assert all(type(c) is int for c in read_tiles([TILES[c] for c in codes], "rack"))
+    assert read_tiles("R1 J", "rack") == read_tiles([int(TILES[c]) for c in
+                                                    read_tiles("R1 J", "rack")], "rack")
+    for bad in ([53], [-1], [True], [1.0]):
+        with pytest.raises(EngineError):
+            read_tiles(bad, "rack")
+
+
+def test_copies_checked_as_before():
+    with pytest.raises(EngineError, match=f"3 copies of {TILES[0]}"):
+        solve([0, 0], [0])
+    with pytest.raises(EngineError, match="3 copies of J"):
+        solve([52, 52], [52])
+    assert solve([], [0, 0, 0], tileset="xp").tiles_placed == 0  # three copies: xp
+
+
+@pytest.mark.parametrize("lean", [0, 1])
+def test_layouts_the_same_either_way(lean, monkeypatch):
+    rng = random.Random(11)
+    cases = []
+    for _ in range(300):
+        x = [0] * bound.NV
+        for m in rng.sample(range(bound.NS), rng.randint(0, 6)):
+            x[m] = rng.randint(1, 2)
+        table = [0] * 52
+        for m in range(bound.NS):
+            for t in bound.SHAPES[m]:
+                table[t] += x[m]
+        for t in range(52):  # some slots filled by jokers instead
+            if table[t] and rng.random() < 0.05:
+                table[t] -= 1
+                x[bound.NS + 52 + t] += 1
+        jt = sum(x[bound.NS + 52:bound.NS + 104])
+        if rng.random() < 0.3:
+            table[rng.randrange(52)] += 1  # not this point's layout
+        counts = [rng.choice((0, 0, 0, 1, -1)) for _ in range(bound.NS)]
+        cases.append((x, table, jt, counts))
+    got = []
+    for x, table, jt, counts in cases:
+        monkeypatch.setattr(bound, "LEAN", lean)
+        a = bound.integral_layout(x, table, [0] * 52, jt, 0)
+        b = bound.shapes_laid(counts, table, jt)
+        monkeypatch.setattr(bound, "LEAN", 1 - lean)
+        assert a == bound.integral_layout(x, table, [0] * 52, jt, 0)
+        assert b == bound.shapes_laid(counts, table, jt)
+        got.append(a is not None)
+    assert any(got) and not all(got)
