@@ -232,18 +232,10 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     if work and old is None and not divisible(tcounts, jt):
         raise SolverError("the table cannot be divided into valid melds")
     cand = core.useful_rack(tcounts, rcounts, jt + jr)
-    if core.LEAN:
-        tp, cp, wp, order, mirrored = core.oriented(tcounts, cand, jt, weights)
-    else:
-        # solved with the colours renamed, fewest tiles first (see colour_order)
-        order = core.colour_order(tcounts, cand)
-        tp, cp = core.permute(tcounts, order), core.permute(cand, order)
-        wp = None if weights is None else core.permute(weights, order)
-        mirrored = core.reversed_is_better(tp, cp, jt)
-        if mirrored:
-            # solved with the numbers reversed (the candidates come early)
-            tp, cp = core.mirror(tp), core.mirror(cp)
-            wp = core.MIRRORED_VALUES if wp is None else core.mirror(wp)
+    # solved with the colours renamed, fewest tiles first, and the numbers
+    # reversed when the candidates come early so
+    orient = core.oriented if core.LEAN else core.oriented_by_steps
+    tp, cp, wp, order, mirrored = orient(tcounts, cand, jt, weights)
     plan = core.best_plan(tp, cp, jt, jr, weights=wp)
     assert plan is not None  # the table divides: placing nothing is a plan
     melds, used = core.build_melds(plan, order, mirrored)

@@ -694,6 +694,20 @@ def oriented(table: list[int], rack: list[int], jt: int, weights: list[int] | No
     return tp, cp, wp, order, mirrored
 
 
+def oriented_by_steps(table: list[int], rack: list[int], jt: int, weights: list[int] | None
+                      ) -> tuple[list[int], list[int], list[int] | None, list[int], bool]:
+    """:func:`oriented` by the functions it stands for, one after the other
+    (the solve's way with ``LEAN`` off)."""
+    order = colour_order(table, rack)
+    tp, cp = permute(table, order), permute(rack, order)
+    wp = None if weights is None else permute(weights, order)
+    mirrored = reversed_is_better(tp, cp, jt)
+    if mirrored:
+        tp, cp = mirror(tp), mirror(cp)
+        wp = MIRRORED_VALUES if wp is None else mirror(wp)
+    return tp, cp, wp, order, mirrored
+
+
 # per code: its number's side of the middle (see reversed_is_better)
 _SIDE = [i % 13 - 6 for i in range(52)]
 

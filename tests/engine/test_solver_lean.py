@@ -14,17 +14,6 @@ from engine.solver.division import read_tiles
 from engine.tiles import TILES
 
 
-def _oriented_before(table, rack, jt, weights):
-    order = core.colour_order(table, rack)
-    tp, cp = core.permute(table, order), core.permute(rack, order)
-    wp = None if weights is None else core.permute(weights, order)
-    mirrored = core.reversed_is_better(tp, cp, jt)
-    if mirrored:
-        tp, cp = core.mirror(tp), core.mirror(cp)
-        wp = core.MIRRORED_VALUES if wp is None else core.mirror(wp)
-    return tp, cp, wp, order, mirrored
-
-
 def test_oriented_is_the_composition_it_replaces():
     rng = random.Random(7)
     mirrored = 0
@@ -34,7 +23,7 @@ def test_oriented_is_the_composition_it_replaces():
         jt = rng.randint(0, 2)
         weights = None if rng.random() < 0.5 else [rng.randint(0, 999) for _ in range(53)]
         got = core.oriented(table, rack, jt, weights)
-        assert got == _oriented_before(table, rack, jt, weights)
+        assert got == core.oriented_by_steps(table, rack, jt, weights)
         mirrored += got[4]
     assert 200 < mirrored < 1800  # both ways taken
 
