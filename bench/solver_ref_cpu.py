@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 try:
     from rummikub_solver import SolverMode  # noqa: E402
 except ImportError:
-    sys.exit("bench/solver_ref_cpu.py needs rummikub-solver: .venv/bin/pip install -e '.[bench-ref]'")
+    sys.exit(f"bench/{Path(sys.argv[0]).name} needs rummikub-solver: .venv/bin/pip install -e '.[bench-ref]'")
 
 from solver import position, sizes, sizes_option, warm  # noqa: E402
 from solver_ref import their_rules, their_state  # noqa: E402
@@ -100,6 +100,11 @@ def clear_caches() -> None:
         _score_bound(*_PREVIOUS[0], cold=False)
 
 
+def load_average() -> str:
+    """The machine's load averages (1, 5, 15 minutes), as the benches print them."""
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
 def summary(ratios: list[float]) -> str:
     return (f"median {statistics.median(ratios):6.1f}x worst {min(ratios):5.2f}x "
             f"below 1x {sum(r < 1 for r in ratios):3}")
@@ -119,7 +124,7 @@ def main(argv=None) -> int:
     defaults = {attr: getattr(*_module(attr)) for _, s in variants for attr in s}
     warm(solve)
     print(f"solver: {core.BUILD}; reference: rummikub-solver with GLPK_MI (best of two); "
-          f"CPU time; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
+          f"CPU time; load average {load_average()}", flush=True)
     rulesets: dict = {}
     total = {name: [] for name, _ in variants}
     turn = 0
@@ -191,7 +196,7 @@ def main(argv=None) -> int:
     if len(variants) > 1:
         print(f"the variants' answers (tiles, value) agree on every position; the plays "
               f"differ on {other_play}, the same play's melds on {other_layout}")
-    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"load average {load_average()}")
     return 0
 
 

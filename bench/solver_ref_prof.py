@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import os
 import sys
 import time
 from pathlib import Path
@@ -31,16 +30,12 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from solver import position, sizes, sizes_option, warm  # noqa: E402
-from solver_ref import their_rules, their_state  # noqa: E402
-from solver_ref_cpu import _module, clear_caches, next_position, variant_option  # noqa: E402
+# the reference solver, the positions and the settings as bench/solver_ref_cpu.py has them
+# (which exits, naming this script, without rummikub-solver)
+from solver_ref_cpu import (SolverMode, _module, clear_caches, load_average, next_position, position,  # noqa: E402
+                            sizes, sizes_option, their_rules, their_state, variant_option, warm)
 
 from engine.solver import api, core, solve  # noqa: E402
-
-try:
-    from rummikub_solver import SolverMode  # noqa: E402
-except ImportError:
-    sys.exit("bench/solver_ref_prof.py needs rummikub-solver: .venv/bin/pip install -e '.[bench-ref]'")
 
 STAGE = collections.Counter()
 LOG: list[str] = []
@@ -127,7 +122,7 @@ def main(argv=None) -> int:
     _timed("divisible", module=api)
     warm(solve)
     print(f"solver: {core.BUILD}; CPU time; load average "
-          f"{' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
+          f"{load_average()}", flush=True)
     rules: dict = {}
     total = collections.Counter()
     ours_total = 0.0
@@ -171,7 +166,7 @@ def main(argv=None) -> int:
         f"{k} {1e3 * v:.1f}" for k, v in total.most_common()))
     print(f"outside best_plan {1e3 * (ours_total - total['best_plan']):.1f} ms (the table's "
           f"check, divisible, and the layout, build_melds, among it)")
-    print(f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(f"load average {load_average()}")
     return 0
 
 

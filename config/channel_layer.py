@@ -16,8 +16,9 @@ pub/sub layer, whose sockets' own channels stay in the process. A game's
 notice is one ``PUBLISH`` to the game's group, read once by each process
 that follows the game, which hands it to its sockets in the group. The
 list-based layer (``channels_redis.core``, ``CHANNEL_REDIS_KIND=core``)
-costs a move three commands to send and three more to receive per socket:
-at 200 games that was 1.5-2 ms of a move's CPU, more than one process had.
+costs a move three commands to send and three more to receive per socket,
+in redis-py's Python on the event loop (its CPU a move against this
+layer's: docs/live.md, "The pub/sub layer").
 
 Nothing here sends to a socket's own channel from another process (every
 push goes to a game's group, :mod:`games.push`), so a socket's channel is a
