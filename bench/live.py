@@ -292,16 +292,19 @@ async def run(bases: list[str], games: int, moves: int, think: float, pids: tupl
                             version = (await r.json())["version"]
                             break
                     await asyncio.sleep(wait_s)
-                posts.append(time.perf_counter() - t0)
+                post = time.perf_counter() - t0
+                posts.append(post)
                 try:
                     seen = await other.shown(version)
                 except TimeoutError as exc:
                     errors.append(str(exc))
                     return
                 latencies.append(max(0.0, seen - t0))
+                timeline.append((t0 - start, seen - t0, post))
                 mover = 1 - mover
 
         stop_watch = watch() if watch is not None else None
+        timeline: list[tuple[float, float, float]] = []  # (start in the play, latency, post) a move seen
         cpu0, own0 = sum(cpu_seconds(pid) for pid in pids), time.process_time()
         start = time.perf_counter()
         await asyncio.gather(*(play(*t) for t in tables))
@@ -321,9 +324,22 @@ async def run(bases: list[str], games: int, moves: int, think: float, pids: tupl
             await playwright.stop()
         for http in sessions:
             await http.close()
-    return {"latencies": latencies, "posts": posts, "errors": errors, "wall": wall, "ref": statistics.median(ref),
+    return {"latencies": latencies, "posts": posts, "timeline": timeline, "errors": errors, "wall": wall, "ref": statistics.median(ref),
             "drawn": drawn,
             "cpu": cpu, "own": own, "shed": len(shed)}
+
+
+def by_second(out: dict) -> None:
+    """The moves by the second of the play they started in (where in the
+    play a tail is: the evening's first seconds, or throughout)."""
+    seconds: dict[int, list[tuple[float, float]]] = {}
+    for start, latency, post in out["timeline"]:
+        seconds.setdefault(int(start), []).append((latency * 1000, post * 1000))
+    print(f"  {'second':>6} {'moves':>6} {'p50 ms':>7} {'p95 ms':>7} {'post p95':>8}")
+    for second in sorted(seconds):
+        lat = [x for x, _ in seconds[second]]
+        print(f"  {second:6d} {len(lat):6d} {percentile(lat, 50):7.1f} {percentile(lat, 95):7.1f} "
+              f"{percentile([p for _, p in seconds[second]], 95):8.1f}")
 
 
 def main(argv=None) -> int:
@@ -347,6 +363,11 @@ def main(argv=None) -> int:
     parser.add_argument("--browsers", type=int, default=0, metavar="N",
                         help="follow the first N games in Chromium seat pages too, and print the time from a "
                              "frame's arrival to the move drawn on the page (drawn p50/p95, ms)")
+    parser.add_argument("--profile-seconds", type=int, default=0, metavar="N",
+                        help="with --profile: sample the play's first N seconds only (default: all of it)")
+    parser.add_argument("--by-second", action="store_true",
+                        help="also print the moves by the second of the play they started in: count, "
+                             "p50 and p95 to the other screen, p95 of the move's own request (ms)")
     parser.add_argument("--production", action="store_true",
                         help="run the server with DEBUG=0, as deployed (default: DEBUG=1, as embedded)")
     parser.add_argument("--profile", default="", metavar="PREFIX",
@@ -399,7 +420,8 @@ def main(argv=None) -> int:
                     played, not while they are set up (collapsed stacks)."""
                     spies.append(subprocess.Popen(
                         [str(Path(sys.executable).parent / "py-spy"), "record", "-r", "100", "--gil", "-f", "raw",
-                         "-o", out_path, "-p", str(server.pid)],
+                         "-o", out_path, "-p", str(server.pid)]
+                        + (["-d", str(args.profile_seconds)] if args.profile_seconds else []),
                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
                     return stop_spies
 
@@ -430,6 +452,8 @@ def main(argv=None) -> int:
                       flush=True)
                 for e in out["errors"][:3]:
                     print("   error:", e)
+                if args.by_second:
+                    by_second(out)
     finally:
         if redis_proc is not None:
             redis_proc.terminate()
