@@ -7,7 +7,8 @@ On a shared machine wall times swing several-fold between runs; CPU time
 two) and by each variant of the solver's settings, in alternating order,
 with the per-position caches cleared before each solve (each solves the
 position cold, as the benchmark's single solve does). A variant is a name
-and ``core`` settings (``bound.NAME``: the bound module's), e.g.
+and ``core`` settings (``bound.NAME``: the bound module's; ``dp.NAME``: the
+programme's), e.g.
 ``before=PROBE:0,BOUND:0`` (integers; empty: the defaults). The answers
 must agree. Prints per class and variant the
 median time and ratio, the worst ratio and the positions below 1x, then the
@@ -43,10 +44,14 @@ from engine.solver import bound, core, division, solve  # noqa: E402
 
 
 def _module(attr: str):
-    """The module a setting lives in and its name there: ``core``'s, or
-    ``bound.NAME`` (the linear relaxation's)."""
+    """The module a setting lives in and its name there: ``core``'s,
+    ``bound.NAME`` (the linear relaxation's) or ``dp.NAME`` (the
+    programme's that runs: ``dp.KERNEL:0``, every pass without the layers
+    in C)."""
     if attr.startswith("bound."):
         return bound, attr[len("bound."):]
+    if attr.startswith("dp."):
+        return core.dp, attr[len("dp."):]
     return core, attr
 
 
@@ -117,7 +122,7 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", default=None, type=sizes_option,
                     help="only these set:table classes (as bench/solver.py)")
     ap.add_argument("--variant", action="append", type=variant_option, default=None,
-                    help="NAME=ATTR:INT,... (core settings, bound.ATTR the bound's; "
+                    help="NAME=ATTR:INT,... (core settings, bound.ATTR the bound's, dp.ATTR the programme's; "
                          "repeat; default: the defaults)")
     args = ap.parse_args(argv)
     variants = args.variant or [("current", {})]

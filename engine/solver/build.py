@@ -15,7 +15,20 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .compiled import HERE, NAME, SOURCE, _compiled, load, source_digest
+from .compiled import HERE, KERNEL_NAME, KERNEL_SOURCE, NAME, SOURCE, _compiled, _kernel, kernel_digest, load, source_digest
+
+# compiles the kernel (engine/solver/_dpk.c) with setuptools, run in a scratch directory
+_KERNEL_SETUP = """
+import sys
+from setuptools import Distribution, Extension
+ext = Extension("engine.solver.{name}", ["{name}.c"], define_macros=[("SOURCE_DIGEST", '"' + sys.argv[1] + '"')],
+                extra_compile_args=["-O2"])
+dist = Distribution({{"name": "tk-solver-kernel", "ext_modules": [ext], "script_name": "setup.py"}})
+cmd = dist.get_command_obj("build_ext")
+cmd.build_lib = "."
+cmd.build_temp = "build"
+dist.run_command("build_ext")
+"""
 
 
 def build(verbose: bool = False) -> list[Path]:
@@ -46,17 +59,47 @@ def build(verbose: bool = False) -> list[Path]:
         built = sorted(pkg.glob(f"{NAME}*.so")) + sorted(pkg.glob(f"{NAME}*.pyd"))
         if not built:
             raise RuntimeError("mypyc wrote no extension module")
-        for old in list(HERE.glob(f"{NAME}*.so")) + list(HERE.glob(f"{NAME}*.pyd")):
-            old.unlink()
-        out = []
-        for f in built:
-            # copy under a temporary name, then rename: a process importing
-            # the solver meanwhile sees the old file or the new, whole
-            dest = HERE / f.name
-            part = dest.with_name(dest.name + ".part")
-            shutil.copy2(f, part)
-            os.replace(part, dest)
-            out.append(dest)
+        out = _install(built, NAME)
+    return out + build_kernel(verbose)
+
+
+def build_kernel(verbose: bool = False) -> list[Path]:
+    """Compile the layers in C (``_dpk.c``) into ``engine/solver/``, with
+    the digest of ``dp.py`` and ``_dpk.c`` built in.
+
+    :returns: the files written.
+    :raises RuntimeError: the C compiler failed (its output in the message).
+    """
+    digest = kernel_digest()
+    with tempfile.TemporaryDirectory(prefix="tk-solver-kernel-") as tmp:
+        shutil.copy2(KERNEL_SOURCE, Path(tmp, f"{KERNEL_NAME}.c"))
+        proc = subprocess.run([sys.executable, "-c", _KERNEL_SETUP.format(name=KERNEL_NAME), digest],
+                              cwd=tmp, capture_output=True, text=True)
+        if verbose or proc.returncode:
+            sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-4000:])
+        if proc.returncode:
+            raise RuntimeError(f"the C compiler failed on {KERNEL_SOURCE.name} (exit {proc.returncode})")
+        built = sorted(Path(tmp, "engine", "solver").glob(f"{KERNEL_NAME}*.so")) + \
+            sorted(Path(tmp, "engine", "solver").glob(f"{KERNEL_NAME}*.pyd"))
+        if not built:
+            raise RuntimeError("the kernel's build wrote no extension module")
+        return _install(built, KERNEL_NAME)
+
+
+def _install(built: list[Path], name: str) -> list[Path]:
+    """Put built extension files into ``engine/solver/``, the old build of
+    ``name`` removed first."""
+    for old in list(HERE.glob(f"{name}*.so")) + list(HERE.glob(f"{name}*.pyd")):
+        old.unlink()
+    out = []
+    for f in built:
+        # copy under a temporary name, then rename: a process importing
+        # the solver meanwhile sees the old file or the new, whole
+        dest = HERE / f.name
+        part = dest.with_name(dest.name + ".part")
+        shutil.copy2(f, part)
+        os.replace(part, dest)
+        out.append(dest)
     return out
 
 
@@ -75,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     mod, why = _compiled()
     if args[0] == "check":
-        return 0 if mod is not None else 1
+        return 0 if mod is not None and _kernel()[0] is not None else 1
     print(load()[1])
     return 0
 

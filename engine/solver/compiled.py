@@ -29,6 +29,8 @@ from types import ModuleType
 HERE = Path(__file__).resolve().parent
 SOURCE = HERE / "dp.py"
 NAME = "_dpc"  # the compiled module: engine.solver._dpc
+KERNEL_SOURCE = HERE / "_dpk.c"
+KERNEL_NAME = "_dpk"  # the layers in C: engine.solver._dpk
 ENV = "TABLEKEEPER_SOLVER"
 CHOICES = ("auto", "python", "compiled")
 
@@ -36,6 +38,25 @@ CHOICES = ("auto", "python", "compiled")
 def source_digest() -> str:
     """SHA-256 of ``dp.py`` as it is on disk."""
     return hashlib.sha256(SOURCE.read_bytes()).hexdigest()
+
+
+def kernel_digest() -> str:
+    """SHA-256 of ``dp.py`` and ``_dpk.c`` as they are on disk: the
+    kernel keeps ``dp.py``'s keys and order, so it is current only with
+    both."""
+    return hashlib.sha256(SOURCE.read_bytes() + KERNEL_SOURCE.read_bytes()).hexdigest()
+
+
+def _kernel() -> tuple[ModuleType | None, str]:
+    """The layers in C if they are built from this ``dp.py`` and
+    ``_dpk.c``, and why not."""
+    try:
+        mod = importlib.import_module(f"{__package__}.{KERNEL_NAME}")
+    except ImportError:
+        return None, "not built"
+    if getattr(mod, "SOURCE_DIGEST", None) != kernel_digest():
+        return None, "built from another dp.py or _dpk.c"
+    return mod, "current"
 
 
 def _compiled() -> tuple[ModuleType | None, str]:
@@ -65,7 +86,9 @@ def load() -> tuple[ModuleType, str]:
         return dp, "interpreted (asked for)"
     mod, why = _compiled()
     if mod is not None:
-        return mod, why
+        kernel, kwhy = _kernel()
+        mod.KERNEL = kernel
+        return mod, why + (" with the layers in C" if kernel is not None else f" (layers in C {kwhy})")
     if choice == "compiled":
         raise ImportError(f"{ENV}=compiled but the compiled solver is {why}: "
                           "run bin/setup (or python -m engine.solver.build build)")

@@ -634,6 +634,22 @@ def run_dp(table: list[int], rack: list[int], jt: int, jr: int, *,
     return Pass(table, rack, jt, jr, threshold, budget, weights, beam, floor).finish()
 
 
+# the layers in C (engine.solver._dpk), set by engine.solver.compiled when
+# the build has them and they are current; None (or 0, as a bench's
+# variant sets it): every pass in Python
+KERNEL: Any = None
+_FACTS: Any = None
+
+
+def _facts() -> Any:
+    """What the kernel asks of run multisets (this module's ids), one
+    per module and kernel."""
+    global _FACTS
+    if _FACTS is None or type(_FACTS) is not KERNEL.Facts:
+        _FACTS = KERNEL.Facts(ms_dominates, closable_at_end)
+    return _FACTS
+
+
 class Pass:
     """One pass of the programme (:func:`run_dp`), a number at a time:
     :meth:`step` takes the next number, :meth:`result` reads the best plan
@@ -722,6 +738,15 @@ class Pass:
         # when > 0: no plan places more tiles than this (see cap_tiles)
         self.cap: int = 0
         self.tops: list[list[int]] = []
+        # the layers in C (engine/solver/_dpk.c) when the build has them:
+        # the same states in the same order, the same plan
+        self.kernel: Any = None
+        if KERNEL and not threshold:
+            self.kernel = KERNEL.Kernel(
+                table, rack, lims, rest, later_t, weights, budget, jtot, jt, beam,
+                1 if lazy else 0, full, LAZY, full_cap, cand_total, joker_value,
+                (1 if PRUNE else 0, PRUNE_MIN, PRUNE_WIDTH, WIDE_PRUNE),
+                _EMPTY_OPT, SearchLimit, Plan, _facts())
 
     def cap_tiles(self, tiles: int) -> None:
         """Know that no plan places more than ``tiles`` rack tiles (jokers
@@ -746,12 +771,79 @@ class Pass:
                 vals += [BIG + (n + 1 if weights is None else weights[i])] * rack[i]
         self.tops = tops
         self.cap = tiles
+        if self.kernel is not None:
+            self.kernel.set_tops(tops)
+
+    def option_list(self, n: int, c: int, msid: int, jleft: int) -> Any:
+        """The options a state of run multiset ``msid`` with ``jleft``
+        jokers left may take at colour ``c`` of number index ``n`` (the
+        fast path's: no initial-meld threshold), with their key deltas:
+        ``(new msid, jokers and group tiles to add to the key, group tiles,
+        rack tiles, whether the room for surplus jokers is set, the option,
+        group tiles less jokers)``, best first. Remembered per position,
+        and shared by every position and colour with the same tiles here
+        and the same tiles ahead (what the joker look-ahead reads): for
+        states with no run bound for 13 (see has_strict) the next two
+        numbers, whatever the number below 11; else the colour's whole
+        tail at this number."""
+        i = c * 13 + n
+        a = self.table[i]
+        b = self.rack[i]
+        lim = self.lims[i]
+        lazy = self.lazy
+        mode = mode_at(lazy, n)
+        lk = msid << 4 | jleft
+        glob: Any = self.glob
+        shared: Any = None
+        lst: Any = None
+        if glob is not None:
+            tails: Any = self.tails
+            here = (((a << 3 | b) << 2 | mode) << 2 | lim) << 1 | lazy
+            if mode != LAZY_LOW and not has_strict(msid):
+                gk = ((tails[c][n] & NEAR) << 11 | here) << 2 | 2
+                if n >= 10:
+                    gk |= n << 60  # the end of the numbers is near
+            else:
+                gk = ((tails[c][n] << 4 | n) << 11 | here) << 2 | 1
+            shared = glob.get(gk)
+            if shared is None:
+                shared = glob[gk] = {}
+            lst = shared.get(lk)
+        if lst is None:
+            # a tuple of tuples of ints: the garbage collector stops
+            # tracking it (the caches grow large)
+            ahead_need: Any = self.ahead_need
+            ahead_cache: Any = self.ahead_cache
+            cn = c << 4 | n
+            out = []
+            for o in colour_options(msid, a, b, jleft, mode, lim):
+                nm = o[0]
+                if nm:
+                    need = ahead_cache.get(nm << 6 | cn)
+                    if need is None:
+                        need = ahead_need(nm, c, n)
+                    if need > jleft - o[2]:
+                        continue
+                out.append((nm, (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
+                            o[1], o[3], lazy and nm != 0, o, o[1] - o[2]))
+            lst = tuple(out)
+            if shared is not None:
+                shared[lk] = lst
+        self.opt_lists[n * 4 + c][lk] = lst
+        return lst
 
     def step(self) -> bool:
         """Take the next number; ``False`` when no state is left (no plan).
 
         :raises SearchLimit: ``limit`` passed (the pass cannot go on).
         """
+        if self.kernel is not None:
+            got = self.kernel.step(mode_at(self.lazy, self.n), self.floor,
+                                   self.cap if self.floor else 0, self.limit, self.work,
+                                   self.budget, self.option_list)
+            self.work = got[1]
+            self.n += 1
+            return bool(got[0])
         key: int  # a state (the programme's ints, typed for the compiled build)
         k2: int
         n: int = self.n
@@ -823,28 +915,6 @@ class Pass:
                 # the fast path: options with their key delta precomputed
                 local: dict[int, Any] = opt_lists[n * 4 + c]
                 later: int = later_t[n][c]
-                cn = c << 4 | n
-                # the lists of this step by (msid, jokers left), shared by
-                # every position and colour with the same tiles here and
-                # the same tiles ahead (what the joker look-ahead reads):
-                # for states with no run bound for 13 (see has_strict) the
-                # next two numbers, whatever the number below 11; else the
-                # colour's whole tail at this number
-                g_full: Any = None
-                g_near: Any = None
-                if glob is not None:
-                    here = (((a << 3 | b) << 2 | mode) << 2 | lim) << 1 | lazy
-                    gk = ((tails[c][n] << 4 | n) << 11 | here) << 2 | 1
-                    g_full = glob.get(gk)
-                    if g_full is None:
-                        g_full = glob[gk] = {}
-                    if mode != LAZY_LOW:
-                        gk = ((tails[c][n] & NEAR) << 11 | here) << 2 | 2
-                        if n >= 10:
-                            gk |= n << 60  # the end of the numbers is near
-                        g_near = glob.get(gk)
-                        if g_near is None:
-                            g_near = glob[gk] = {}
                 for key_o, val in cur2.items():
                     key = key_o
                     score: int = val[0]
@@ -861,28 +931,7 @@ class Pass:
                     lk = msid << 4 | jleft
                     lst: Any = local.get(lk)
                     if lst is None:
-                        shared = None
-                        if glob is not None:
-                            shared = g_near if g_near is not None and not has_strict(msid) else g_full
-                            lst = shared.get(lk)
-                        if lst is None:
-                            # a tuple of tuples of ints: the garbage collector
-                            # stops tracking it (the caches grow large)
-                            out = []
-                            for o in colour_options(msid, a, b, jleft, mode, lim):
-                                nm = o[0]
-                                if nm:
-                                    need = ahead_cache.get(nm << 6 | cn)
-                                    if need is None:
-                                        need = ahead_need(nm, c, n)
-                                    if need > jleft - o[2]:
-                                        continue
-                                out.append((nm, (o[2] << _J_SHIFT) + (o[1] << _Y_SHIFT),
-                                            o[1], o[3], lazy and nm != 0, o, o[1] - o[2]))
-                            lst = tuple(out)
-                            if shared is not None:
-                                shared[lk] = lst
-                        local[lk] = lst
+                        lst = self.option_list(n, c, msid, jleft)
                     lst2: tuple[tuple[int, int, int, int, bool, Any, int], ...] = lst
                     for nm, jy, y, u, setcap, opt, yj in lst2:
                         sc = score + u * gain_unit
@@ -1023,6 +1072,8 @@ class Pass:
 
     def result(self) -> Plan | None:
         """The best plan once every number is taken (``None``: none)."""
+        if self.kernel is not None:
+            return self.kernel.result(self.budget)
         key: int
         cur: dict[int, int] = self.cur
         jtot: int = self.jtot

@@ -44,7 +44,7 @@ def test_a_build_of_another_dp_py_is_never_used(monkeypatch):
 def test_the_solver_runs_the_build_when_current(monkeypatch):
     mod = _current_build()
     monkeypatch.delenv(compiled.ENV, raising=False)
-    assert compiled.load() == (mod, "compiled")
+    assert compiled.load() == (mod, "compiled with the layers in C")
     assert mod.SOURCE_DIGEST == compiled.source_digest()
     assert mod is not dp and mod.run_dp is not dp.run_dp
 

@@ -1,0 +1,1063 @@
+/* The programme's layers in C: the inner loop of engine/solver/dp.py's
+ * Pass (the pass without an initial-meld threshold), state for state and
+ * in the same order, so that it finds the same plan as dp.py does.
+ *
+ * dp.py stays the source of truth: this kernel is the hot part of
+ * Pass.step (the colour steps, the close of a number, the dominance filter
+ * and the narrow pass's cut) and Pass.result (the walk back), over the
+ * same packed keys, the same insertion order (a Python dict's: a key
+ * updated keeps its place) and the same stable sorts. Everything else -
+ * the per-colour option lists, the run multisets, their dominance and
+ * whether they can close - it asks dp.py for, through the callables it is
+ * given, and remembers. engine/solver/build.py compiles it beside the
+ * mypyc build; engine/solver/compiled.py uses it only while its digest
+ * matches (this file and dp.py). tests/engine/test_solver_compiled.py
+ * requires the same plans with and without it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef SOURCE_DIGEST
+#define SOURCE_DIGEST ""
+#endif
+
+typedef unsigned __int128 u128;
+typedef int64_t i64;
+
+/* the key layout of dp.py (_SHIFT, _MASK8, _CAP_SHIFT, _J_SHIFT, ...) */
+#define MASK12 0xFFFu
+#define CAP_SHIFT 48
+#define J_SHIFT 51
+#define G_SHIFT 55
+#define Y_SHIFT 59
+#define BIG ((i64)1 << 16)
+#define NMS 4096
+
+static const int SHIFT[4] = {0, 12, 24, 36};
+
+static inline unsigned field(u128 k, int sh, unsigned mask) { return (unsigned)(k >> sh) & mask; }
+
+/* ------------------------------------------------------------------ */
+/* a layer: entries in insertion order, with a hash index while it grows */
+
+typedef struct {
+    u128 key;
+    i64 score;
+    int32_t parent; /* index in the layer before */
+    int32_t g, jg;  /* the close of a number: groups and their jokers */
+    PyObject *opt;  /* a colour step: the option taken (borrowed: the lists hold it) */
+} Entry;
+
+typedef struct {
+    Entry *e;
+    Py_ssize_t n, cap;
+    int32_t *slots; /* index + 1; 0 empty */
+    Py_ssize_t nslots;
+} Layer;
+
+static void layer_free(Layer *l) {
+    free(l->e);
+    free(l->slots);
+    memset(l, 0, sizeof *l);
+}
+
+static inline uint64_t hash_key(u128 k) {
+    uint64_t x = (uint64_t)k ^ ((uint64_t)(k >> 64) * 0x9E3779B97F4A7C15ull);
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 32;
+    return x;
+}
+
+static int layer_grow_slots(Layer *l) {
+    Py_ssize_t ns = l->nslots ? l->nslots * 2 : 64;
+    int32_t *s = calloc((size_t)ns, sizeof *s);
+    if (!s) return -1;
+    for (Py_ssize_t i = 0; i < l->n; i++) {
+        uint64_t h = hash_key(l->e[i].key) & (uint64_t)(ns - 1);
+        while (s[h]) h = (h + 1) & (uint64_t)(ns - 1);
+        s[h] = (int32_t)(i + 1);
+    }
+    free(l->slots);
+    l->slots = s;
+    l->nslots = ns;
+    return 0;
+}
+
+static int layer_reserve(Layer *l, Py_ssize_t want) {
+    if (want <= l->cap) return 0;
+    Py_ssize_t c = l->cap ? l->cap * 2 : 64;
+    while (c < want) c *= 2;
+    Entry *e = realloc(l->e, (size_t)c * sizeof *e);
+    if (!e) return -1;
+    l->e = e;
+    l->cap = c;
+    return 0;
+}
+
+/* dict semantics of dp.py: `old = nxt.get(k); if old is None or old[0] < sc:
+ * nxt[k] = (sc, parent, opt)` (an update keeps the key's place) */
+static int layer_offer(Layer *l, u128 key, i64 sc, int32_t parent, PyObject *opt, int32_t g, int32_t jg) {
+    if ((l->n + 1) * 2 > l->nslots && layer_grow_slots(l) < 0) return -1;
+    uint64_t mask = (uint64_t)(l->nslots - 1);
+    uint64_t h = hash_key(key) & mask;
+    int32_t s;
+    while ((s = l->slots[h]) != 0) {
+        Entry *x = &l->e[s - 1];
+        if (x->key == key) {
+            if (x->score < sc) {
+                x->score = sc;
+                x->parent = parent;
+                x->opt = opt;
+                x->g = g;
+                x->jg = jg;
+            }
+            return 0;
+        }
+        h = (h + 1) & mask;
+    }
+    if (layer_reserve(l, l->n + 1) < 0) return -1;
+    Entry *x = &l->e[l->n];
+    x->key = key;
+    x->score = sc;
+    x->parent = parent;
+    x->opt = opt;
+    x->g = g;
+    x->jg = jg;
+    l->n++;
+    l->slots[h] = (int32_t)l->n;
+    return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* what dp.py knows of run multisets, remembered (one per dp module: the
+ * ids are that module's) */
+
+typedef struct {
+    PyObject_HEAD
+    PyObject *dominates; /* ms_dominates(i, j) */
+    PyObject *closable;  /* closable_at_end(i) */
+    uint8_t *dom;        /* NMS * NMS: 0 not asked, 1 no, 2 yes */
+    int8_t close[NMS];   /* 0 not asked, 1 no, 2 yes */
+} Facts;
+
+static void facts_dealloc(Facts *f) {
+    Py_XDECREF(f->dominates);
+    Py_XDECREF(f->closable);
+    free(f->dom);
+    Py_TYPE(f)->tp_free((PyObject *)f);
+}
+
+static int facts_init(Facts *f, PyObject *args, PyObject *kw) {
+    PyObject *d, *c;
+    if (!PyArg_ParseTuple(args, "OO", &d, &c)) return -1;
+    Py_INCREF(d);
+    Py_INCREF(c);
+    Py_XSETREF(f->dominates, d);
+    Py_XSETREF(f->closable, c);
+    if (!f->dom) {
+        f->dom = calloc((size_t)NMS * NMS, 1);
+        if (!f->dom) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int ask_bool(PyObject *fn, unsigned i, unsigned j, int two) {
+    PyObject *r = two ? PyObject_CallFunction(fn, "II", i, j) : PyObject_CallFunction(fn, "I", i);
+    if (!r) return -1;
+    int t = PyObject_IsTrue(r);
+    Py_DECREF(r);
+    return t;
+}
+
+/* whether multiset i dominates j; -1 on error */
+static inline int dominates(Facts *f, unsigned i, unsigned j) {
+    uint8_t v = f->dom[(size_t)i * NMS + j];
+    if (v) return v - 1;
+    int t = ask_bool(f->dominates, i, j, 1);
+    if (t < 0) return -1;
+    f->dom[(size_t)i * NMS + j] = (uint8_t)(t + 1);
+    return t;
+}
+
+static inline int closable(Facts *f, unsigned i) {
+    int8_t v = f->close[i];
+    if (v) return v - 1;
+    int t = ask_bool(f->closable, i, 0, 0);
+    if (t < 0) return -1;
+    f->close[i] = (int8_t)(t + 1);
+    return t;
+}
+
+static PyTypeObject FactsType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engine.solver._dpk.Facts",
+    .tp_basicsize = sizeof(Facts),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)facts_init,
+    .tp_dealloc = (destructor)facts_dealloc,
+    .tp_doc = "ms_dominates and closable_at_end of one dp module, remembered",
+};
+
+/* ------------------------------------------------------------------ */
+/* option lists: (nm, jy, y, u, setcap, opt, yj) per (position slot, lk) */
+
+typedef struct {
+    int nm, y, u, setcap, yj;
+    u128 jy;
+    PyObject *opt;
+} Opt;
+
+typedef struct {
+    uint32_t key; /* slot << 16 | lk, + 1 */
+    int n;
+    Opt *o;
+    PyObject *src; /* the tuple converted (a reference: keeps opt alive) */
+} OptList;
+
+typedef struct {
+    OptList *t;
+    Py_ssize_t n, cap;
+} OptCache;
+
+static void optcache_free(OptCache *c) {
+    for (Py_ssize_t i = 0; i < c->cap; i++) {
+        if (c->t[i].key) {
+            free(c->t[i].o);
+            Py_XDECREF(c->t[i].src);
+        }
+    }
+    free(c->t);
+    memset(c, 0, sizeof *c);
+}
+
+static int as_u128(PyObject *x, u128 *out) {
+    /* a non-negative int below 2 ** 128 */
+    unsigned char b[16];
+    if (!PyLong_Check(x)) {
+        PyErr_SetString(PyExc_TypeError, "expected an int");
+        return -1;
+    }
+    if (_PyLong_AsByteArray((PyLongObject *)x, b, 16, 1, 0) < 0) return -1;
+    u128 v = 0;
+    for (int i = 15; i >= 0; i--) v = v << 8 | b[i];
+    *out = v;
+    return 0;
+}
+
+static PyObject *from_u128(u128 v) {
+    unsigned char b[16];
+    for (int i = 0; i < 16; i++) {
+        b[i] = (unsigned char)v;
+        v >>= 8;
+    }
+    return _PyLong_FromByteArray(b, 16, 1, 0);
+}
+
+static int convert_list(PyObject *tup, OptList *out) {
+    if (!PyTuple_Check(tup)) {
+        PyErr_SetString(PyExc_TypeError, "an option list must be a tuple");
+        return -1;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(tup);
+    Opt *o = malloc((size_t)(n ? n : 1) * sizeof *o);
+    if (!o) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *t = PyTuple_GET_ITEM(tup, i);
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 7) {
+            free(o);
+            PyErr_SetString(PyExc_TypeError, "an option must be a 7-tuple");
+            return -1;
+        }
+        o[i].nm = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 0));
+        if (as_u128(PyTuple_GET_ITEM(t, 1), &o[i].jy) < 0) {
+            free(o);
+            return -1;
+        }
+        o[i].y = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 2));
+        o[i].u = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 3));
+        o[i].setcap = PyObject_IsTrue(PyTuple_GET_ITEM(t, 4));
+        o[i].opt = PyTuple_GET_ITEM(t, 5);
+        o[i].yj = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 6));
+    }
+    if (PyErr_Occurred()) {
+        free(o);
+        return -1;
+    }
+    Py_INCREF(tup);
+    out->src = tup;
+    out->o = o;
+    out->n = (int)n;
+    return 0;
+}
+
+static OptList *optcache_get(OptCache *c, uint32_t key) {
+    if (!c->cap) return NULL;
+    uint64_t m = (uint64_t)c->cap - 1, h = (key * 0x9E3779B1u) & m;
+    while (c->t[h].key) {
+        if (c->t[h].key == key) return &c->t[h];
+        h = (h + 1) & m;
+    }
+    return NULL;
+}
+
+static OptList *optcache_put(OptCache *c, uint32_t key) {
+    if ((c->n + 1) * 2 > c->cap) {
+        Py_ssize_t nc = c->cap ? c->cap * 2 : 256;
+        OptList *t = calloc((size_t)nc, sizeof *t);
+        if (!t) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < c->cap; i++) {
+            if (!c->t[i].key) continue;
+            uint64_t h = (c->t[i].key * 0x9E3779B1u) & (uint64_t)(nc - 1);
+            while (t[h].key) h = (h + 1) & (uint64_t)(nc - 1);
+            t[h] = c->t[i];
+        }
+        free(c->t);
+        c->t = t;
+        c->cap = nc;
+    }
+    uint64_t m = (uint64_t)c->cap - 1, h = (key * 0x9E3779B1u) & m;
+    while (c->t[h].key) h = (h + 1) & m;
+    c->t[h].key = key;
+    c->n++;
+    return &c->t[h];
+}
+
+/* ------------------------------------------------------------------ */
+/* the pass */
+
+typedef struct {
+    Layer in;       /* the states entering the number (src: index in the last number's done) */
+    Layer st[4];    /* per colour (n == 0: the colour was passed over) */
+    int has[4];
+    Layer done;     /* the number closed */
+} Number;
+
+typedef struct {
+    PyObject_HEAD
+    int table[52], rack[52], lims[52];
+    i64 rest[52];
+    int later[13][4];
+    i64 weights[53];
+    int has_weights;
+    int jtot, jt, beam, lazy, full, lazy_mode;
+    i64 budget; /* -1: none */
+    int has_budget;
+    u128 full_cap;
+    i64 cand_total, joker_value;
+    int placed_cand;
+    int prune, prune_min, prune_width, wide_prune;
+    i64 *tops[52];
+    int ntops[52];
+    PyObject *provider; /* during a step only (borrowed): the Pass's option_list; holding
+                           it longer would make a reference cycle with the Pass */
+    PyObject *empty_opt, *limit_exc, *plan_cls;
+    Facts *facts;
+    OptCache opts;
+    Number num[13];
+    int nnum;       /* numbers taken */
+    Layer cur;      /* the states after the last number taken */
+} Kernel;
+
+static void number_free(Number *x) {
+    layer_free(&x->in);
+    for (int c = 0; c < 4; c++) layer_free(&x->st[c]);
+    layer_free(&x->done);
+}
+
+static void kernel_dealloc(Kernel *k) {
+    for (int i = 0; i < 13; i++) number_free(&k->num[i]);
+    layer_free(&k->cur);
+    for (int i = 0; i < 52; i++) free(k->tops[i]);
+    optcache_free(&k->opts);
+    Py_XDECREF(k->empty_opt);
+    Py_XDECREF(k->limit_exc);
+    Py_XDECREF(k->plan_cls);
+    Py_XDECREF(k->facts);
+    Py_TYPE(k)->tp_free((PyObject *)k);
+}
+
+static int int_list(PyObject *seq, int n, i64 *out) {
+    PyObject *f = PySequence_Fast(seq, "expected a list");
+    if (!f) return -1;
+    if (PySequence_Fast_GET_SIZE(f) != n) {
+        Py_DECREF(f);
+        PyErr_Format(PyExc_ValueError, "expected %d values", n);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) out[i] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(f, i));
+    Py_DECREF(f);
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static int kernel_init(Kernel *k, PyObject *args, PyObject *kw) {
+    PyObject *table, *rack, *lims, *rest, *later, *weights, *budget, *full_cap, *prune;
+    PyObject *empty_opt, *limit_exc, *plan_cls, *facts;
+    long long cand_total, joker_value;
+    int jtot, jt, beam, lazy, full, lazy_mode;
+    if (!PyArg_ParseTuple(args, "OOOOOOOiiiiiiOLLOOOOO", &table, &rack, &lims, &rest, &later,
+                          &weights, &budget, &jtot, &jt, &beam, &lazy, &full, &lazy_mode,
+                          &full_cap, &cand_total, &joker_value, &prune, &empty_opt,
+                          &limit_exc, &plan_cls, &facts))
+        return -1;
+    if (!PyObject_TypeCheck(facts, &FactsType)) {
+        PyErr_SetString(PyExc_TypeError, "facts must be a Facts");
+        return -1;
+    }
+    i64 buf[53];
+    if (int_list(table, 52, buf) < 0) return -1;
+    for (int i = 0; i < 52; i++) k->table[i] = (int)buf[i];
+    if (int_list(rack, 52, buf) < 0) return -1;
+    for (int i = 0; i < 52; i++) k->rack[i] = (int)buf[i];
+    if (int_list(lims, 52, buf) < 0) return -1;
+    for (int i = 0; i < 52; i++) k->lims[i] = (int)buf[i];
+    if (int_list(rest, 52, k->rest) < 0) return -1;
+    PyObject *lf = PySequence_Fast(later, "later: expected a list");
+    if (!lf) return -1;
+    if (PySequence_Fast_GET_SIZE(lf) != 13) {
+        Py_DECREF(lf);
+        PyErr_SetString(PyExc_ValueError, "later: expected 13 rows");
+        return -1;
+    }
+    for (int n = 0; n < 13; n++) {
+        if (int_list(PySequence_Fast_GET_ITEM(lf, n), 4, buf) < 0) {
+            Py_DECREF(lf);
+            return -1;
+        }
+        for (int c = 0; c < 4; c++) k->later[n][c] = (int)buf[c];
+    }
+    Py_DECREF(lf);
+    k->has_weights = weights != Py_None;
+    if (k->has_weights && int_list(weights, 53, k->weights) < 0) return -1;
+    k->has_budget = budget != Py_None;
+    k->budget = k->has_budget ? PyLong_AsLongLong(budget) : -1;
+    if (PyErr_Occurred()) return -1;
+    if (as_u128(full_cap, &k->full_cap) < 0) return -1;
+    if (!PyArg_ParseTuple(prune, "iiii", &k->prune, &k->prune_min, &k->prune_width, &k->wide_prune))
+        return -1;
+    k->jtot = jtot;
+    k->jt = jt;
+    k->beam = beam;
+    k->lazy = lazy;
+    k->full = full;
+    k->lazy_mode = lazy_mode;
+    k->cand_total = cand_total;
+    k->joker_value = joker_value;
+    Py_INCREF(empty_opt);
+    Py_XSETREF(k->empty_opt, empty_opt);
+    Py_INCREF(limit_exc);
+    Py_XSETREF(k->limit_exc, limit_exc);
+    Py_INCREF(plan_cls);
+    Py_XSETREF(k->plan_cls, plan_cls);
+    Py_INCREF(facts);
+    Py_XSETREF(k->facts, (Facts *)facts);
+    layer_free(&k->cur);
+    if (layer_offer(&k->cur, 0, 0, -1, NULL, 0, 0) < 0) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    return 0;
+}
+
+/* tops[i]: the m most valuable candidates after position i (see Pass.cap_tiles) */
+static PyObject *kernel_set_tops(Kernel *k, PyObject *tops) {
+    PyObject *f = PySequence_Fast(tops, "tops: expected a list");
+    if (!f) return NULL;
+    if (PySequence_Fast_GET_SIZE(f) != 52) {
+        Py_DECREF(f);
+        PyErr_SetString(PyExc_ValueError, "tops: expected 52 lists");
+        return NULL;
+    }
+    for (int i = 0; i < 52; i++) {
+        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(f, i), "tops: expected lists");
+        if (!row) {
+            Py_DECREF(f);
+            return NULL;
+        }
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(row);
+        i64 *t = malloc((size_t)(n ? n : 1) * sizeof *t);
+        for (Py_ssize_t j = 0; j < n; j++) t[j] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(row, j));
+        Py_DECREF(row);
+        free(k->tops[i]);
+        k->tops[i] = t;
+        k->ntops[i] = (int)n;
+    }
+    Py_DECREF(f);
+    if (PyErr_Occurred()) return NULL;
+    Py_RETURN_NONE;
+}
+
+static inline i64 order_key(const Entry *e) {
+    /* dp.py's sort key: -score << 4 | jokers used */
+    return -e->score * 16 + (i64)field(e->key, J_SHIFT, 0xF);
+}
+
+static const Entry *sort_base;
+
+static int by_order(const void *a, const void *b) {
+    int32_t i = *(const int32_t *)a, j = *(const int32_t *)b;
+    i64 x = order_key(&sort_base[i]), y = order_key(&sort_base[j]);
+    if (x != y) return x < y ? -1 : 1;
+    return i < j ? -1 : (i > j);  /* stable */
+}
+
+/* the indices of a layer in dp.py's sorted order (score down, jokers up, then as laid) */
+static int32_t *sorted_order(const Layer *l) {
+    int32_t *ix = malloc((size_t)(l->n ? l->n : 1) * sizeof *ix);
+    if (!ix) return NULL;
+    for (Py_ssize_t i = 0; i < l->n; i++) ix[i] = (int32_t)i;
+    sort_base = l->e;
+    qsort(ix, (size_t)l->n, sizeof *ix, by_order);
+    return ix;
+}
+
+/* a new layer of the entries at ix[0..m) of src, in that order */
+static int take(const Layer *src, const int32_t *ix, Py_ssize_t m, Layer *out, int as_src) {
+    memset(out, 0, sizeof *out);
+    if (layer_reserve(out, m ? m : 1) < 0) return -1;
+    for (Py_ssize_t i = 0; i < m; i++) {
+        out->e[i] = src->e[ix[i]];
+        if (as_src) out->e[i].parent = ix[i];
+    }
+    out->n = m;
+    return 0;
+}
+
+/* the narrow pass's cut of a colour step (dp._best): the beam best, sorted */
+static int best_of(Layer *l, int beam) {
+    int32_t *ix = sorted_order(l);
+    if (!ix) return -1;
+    Layer out;
+    if (take(l, ix, beam, &out, 0) < 0) {
+        free(ix);
+        return -1;
+    }
+    free(ix);
+    layer_free(l);
+    *l = out;
+    return 0;
+}
+
+/* ---- dominance (dp._prune, dp._prune_wide) over a closed number ---- */
+
+typedef struct {
+    unsigned m;
+    uint64_t *bits;
+    int *doms; /* the present values it dominates, once kept (-1: not yet) */
+    int ndoms;
+} Present;
+
+typedef struct {
+    Present *p;
+    int n, cap;
+    int index[NMS > 128 ? NMS : 128];  /* value -> position + 1 */
+} PresentSet;
+
+static int present_add(PresentSet *s, unsigned m, Py_ssize_t words) {
+    if (s->index[m]) return 0;
+    if (s->n == s->cap) {
+        int c = s->cap ? s->cap * 2 : 16;
+        Present *p = realloc(s->p, (size_t)c * sizeof *p);
+        if (!p) return -1;
+        s->p = p;
+        s->cap = c;
+    }
+    Present *x = &s->p[s->n];
+    x->m = m;
+    x->bits = calloc((size_t)words, sizeof(uint64_t));
+    x->doms = NULL;
+    x->ndoms = -1;
+    if (!x->bits) return -1;
+    s->index[m] = ++s->n;
+    return 0;
+}
+
+static void presentset_free(PresentSet *s) {
+    for (int i = 0; i < s->n; i++) {
+        free(s->p[i].bits);
+        free(s->p[i].doms);
+    }
+    free(s->p);
+}
+
+/* wide: every state compared with every state kept, through bit sets */
+static int prune_wide(Kernel *k, const Layer *l, const int32_t *ix, Py_ssize_t n,
+                      int32_t *keep, Py_ssize_t *nkeep) {
+    Py_ssize_t words = (n + 63) / 64;
+    PresentSet *ps = calloc(5, sizeof *ps);
+    if (!ps) return -1;
+    int rc = -1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        u128 key = l->e[ix[i]].key;
+        for (int c = 0; c < 4; c++)
+            if (present_add(&ps[c], field(key, SHIFT[c], MASK12), words) < 0) goto out;
+        if (present_add(&ps[4], field(key, CAP_SHIFT, 0x7F), words) < 0) goto out;
+    }
+    Py_ssize_t kept = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        u128 key = l->e[ix[i]].key;
+        Present *q[5];
+        for (int c = 0; c < 4; c++) q[c] = &ps[c].p[ps[c].index[field(key, SHIFT[c], MASK12)] - 1];
+        q[4] = &ps[4].p[ps[4].index[field(key, CAP_SHIFT, 0x7F)] - 1];
+        Py_ssize_t upto = (kept + 63) / 64;
+        int dom = 0;
+        for (Py_ssize_t w = 0; w < upto; w++) {
+            if (q[0]->bits[w] & q[1]->bits[w] & q[2]->bits[w] & q[3]->bits[w] & q[4]->bits[w]) {
+                dom = 1;
+                break;
+            }
+        }
+        if (dom) continue;
+        keep[(*nkeep)++] = ix[i];
+        uint64_t bit = (uint64_t)1 << (kept & 63);
+        Py_ssize_t word = kept / 64;
+        for (int c = 0; c < 5; c++) {
+            Present *x = q[c];
+            if (x->ndoms < 0) {
+                x->doms = malloc((size_t)ps[c].n * sizeof(int));
+                if (!x->doms) goto out;
+                x->ndoms = 0;
+                for (int y = 0; y < ps[c].n; y++) {
+                    unsigned ym = ps[c].p[y].m;
+                    int d;
+                    if (c < 4) {
+                        d = dominates(k->facts, x->m, ym);
+                        if (d < 0) goto out;
+                    } else {
+                        int jn = (int)(x->m >> 3), cp = (int)(x->m & 7);
+                        d = (jn == (int)(ym >> 3) && cp >= (int)(ym & 7)) ||
+                            (jn <= (int)(ym >> 3) && cp == k->full);
+                    }
+                    if (d) x->doms[x->ndoms++] = y;
+                }
+            }
+            for (int y = 0; y < x->ndoms; y++) ps[c].p[x->doms[y]].bits[word] |= bit;
+        }
+        kept++;
+    }
+    rc = 0;
+out:
+    for (int c = 0; c < 5; c++) presentset_free(&ps[c]);
+    free(ps);
+    if (rc < 0 && !PyErr_Occurred()) PyErr_NoMemory();
+    return rc;
+}
+
+typedef struct {
+    unsigned m[4];
+    int cp, jn;
+} Kept;
+
+/* the states of a closed number that no other dominates (dp._prune), in
+ * the order dp.py keeps them; the result's parent is the index in l */
+static int prune(Kernel *k, const Layer *l, Layer *out) {
+    int32_t *ix = sorted_order(l);
+    int32_t *keep = malloc((size_t)(l->n ? l->n : 1) * sizeof *keep);
+    Kept *kept = NULL;
+    Py_ssize_t nkeep = 0;
+    int rc = -1;
+    if (!ix || !keep) goto out;
+    if (l->n > k->wide_prune) {
+        if (prune_wide(k, l, ix, l->n, keep, &nkeep) < 0) goto out;
+    } else {
+        kept = malloc((size_t)(k->prune_width > 0 ? k->prune_width : 1) * sizeof *kept);
+        if (!kept) goto out;
+        int nk = 0;
+        for (Py_ssize_t i = 0; i < l->n; i++) {
+            u128 key = l->e[ix[i]].key;
+            unsigned m[4];
+            for (int c = 0; c < 4; c++) m[c] = field(key, SHIFT[c], MASK12);
+            int cp = (int)field(key, CAP_SHIFT, 7), jn = (int)field(key, J_SHIFT, 0xF);
+            int dom = 0;
+            for (int j = 0; j < nk && !dom; j++) {
+                Kept *q = &kept[j];
+                if (!((q->jn == jn && q->cp >= cp) || (q->jn <= jn && q->cp == k->full))) continue;
+                int all = 1;
+                for (int c = 0; c < 4 && all; c++) {
+                    if (q->m[c] == m[c]) continue;
+                    int d = dominates(k->facts, q->m[c], m[c]);
+                    if (d < 0) goto out;
+                    all = d;
+                }
+                dom = all;
+            }
+            if (dom) continue;
+            if (nk < k->prune_width) {
+                memcpy(kept[nk].m, m, sizeof m);
+                kept[nk].cp = cp;
+                kept[nk].jn = jn;
+                nk++;
+            }
+            keep[nkeep++] = ix[i];
+        }
+    }
+    rc = take(l, keep, nkeep, out, 1);
+out:
+    free(ix);
+    free(keep);
+    free(kept);
+    if (rc < 0 && !PyErr_Occurred()) PyErr_NoMemory();
+    return rc;
+}
+
+/* ---- one number ---- */
+
+static OptList *options(Kernel *k, int n, int c, unsigned msid, int jleft) {
+    uint32_t key = ((uint32_t)(n * 4 + c) << 16 | msid << 4 | (uint32_t)jleft) + 1;
+    OptList *got = optcache_get(&k->opts, key);
+    if (got) return got;
+    PyObject *t = PyObject_CallFunction(k->provider, "iiIi", n, c, msid, jleft);
+    if (!t) return NULL;
+    OptList tmp;
+    int rc = convert_list(t, &tmp);
+    Py_DECREF(t);
+    if (rc < 0) return NULL;
+    got = optcache_put(&k->opts, key);
+    if (!got) {
+        free(tmp.o);
+        Py_DECREF(tmp.src);
+        return NULL;
+    }
+    got->n = tmp.n;
+    got->o = tmp.o;
+    got->src = tmp.src;
+    return got;
+}
+
+/* the budget as the pass holds it now (core may lower it between numbers) */
+static int set_budget(Kernel *k, PyObject *budget) {
+    k->has_budget = budget != Py_None;
+    k->budget = k->has_budget ? PyLong_AsLongLong(budget) : -1;
+    return PyErr_Occurred() ? -1 : 0;
+}
+
+static PyObject *step(Kernel *k, int mode, i64 floor_, int cap, i64 limit, i64 work);
+
+/* step(mode, floor, cap, limit, work, budget, option_list) -> (any state left, work) */
+static PyObject *kernel_step(Kernel *k, PyObject *args) {
+    int mode;
+    long long floor_, limit, work;
+    int cap;
+    PyObject *budget, *provider;
+    if (!PyArg_ParseTuple(args, "iLiLLOO", &mode, &floor_, &cap, &limit, &work, &budget, &provider))
+        return NULL;
+    if (set_budget(k, budget) < 0) return NULL;
+    k->provider = provider;
+    PyObject *got = step(k, mode, floor_, cap, limit, work);
+    k->provider = NULL;
+    return got;
+}
+
+static PyObject *step(Kernel *k, int mode, i64 floor_, int cap, i64 limit, i64 work) {
+    int n = k->nnum;
+    if (n >= 13) {
+        PyErr_SetString(PyExc_RuntimeError, "every number is taken");
+        return NULL;
+    }
+    Number *num = &k->num[n];
+    number_free(num);
+    num->in = k->cur;
+    memset(&k->cur, 0, sizeof k->cur);
+    int number = n + 1, jtot = k->jtot;
+    int cand_before = k->placed_cand;
+    Layer *prev = &num->in;
+    for (int c = 0; c < 4; c++) {
+        int i = c * 13 + n;
+        i64 gain_unit = BIG + (k->has_weights ? k->weights[i] : number);
+        int a = k->table[i], b = k->rack[i], lim = k->lims[i];
+        cand_before += b;
+        int sh = SHIFT[c];
+        int idle = !a && !b && (mode == k->lazy_mode || !jtot || !(lim & 2));
+        num->has[c] = 0;
+        if (idle) {
+            int open = 0;
+            for (Py_ssize_t s = 0; s < prev->n && !open; s++) open = field(prev->e[s].key, sh, MASK12) != 0;
+            if (!open) continue;
+        }
+        u128 clear = ~((u128)MASK12 << sh);
+        Layer *nxt = &num->st[c];
+        num->has[c] = 1;
+        i64 min_sc = k->has_budget ? ((i64)cand_before - k->budget) * 65536 : -1;
+        const i64 *topl = NULL;
+        int ntop = 0;
+        if (floor_) {
+            i64 f = floor_ - k->rest[n * 4 + c];
+            if (f > min_sc) min_sc = f;
+            if (cap) {
+                topl = k->tops[n * 4 + c];
+                ntop = k->ntops[n * 4 + c];
+            }
+        }
+        int later = k->later[n][c];
+        for (Py_ssize_t s = 0; s < prev->n; s++) {
+            const Entry *st = &prev->e[s];
+            u128 key = st->key;
+            i64 score = st->score;
+            unsigned msid = field(key, sh, MASK12);
+            if (idle && !msid) {
+                if (layer_offer(nxt, key, score, (int32_t)s, k->empty_opt, 0, 0) < 0) goto nomem;
+                continue;
+            }
+            int jleft = jtot - (int)field(key, J_SHIFT, 0xF);
+            int ymax = (int)field(key, G_SHIFT, 0xF);
+            int room = (int)field(key, Y_SHIFT, 0x3F) + later + jleft;
+            u128 base = key & clear;
+            OptList *lst = options(k, n, c, msid, jleft);
+            if (!lst) goto fail;
+            for (int j = 0; j < lst->n; j++) {
+                const Opt *o = &lst->o[j];
+                i64 sc = score + (i64)o->u * gain_unit;
+                if (sc < min_sc) break;
+                if (cap) {
+                    i64 m = (i64)cap - (sc >> 16);
+                    if (m < ntop && (m < 0 || sc + topl[m] < floor_)) continue;
+                }
+                if (3 * (o->y > ymax ? o->y : ymax) > room + o->yj) continue;
+                u128 k2 = base + ((u128)o->nm << sh) + o->jy;
+                if (o->y > ymax) k2 += (u128)(o->y - ymax) << G_SHIFT;
+                if (o->setcap) k2 = (k2 & ~((u128)7 << CAP_SHIFT)) | k->full_cap;
+                if (layer_offer(nxt, k2, sc, (int32_t)s, o->opt, 0, 0) < 0) goto nomem;
+            }
+        }
+        if (k->beam && nxt->n > k->beam && best_of(nxt, k->beam) < 0) goto nomem;
+        work += nxt->n + prev->n;
+        if (limit && work > limit) {
+            PyErr_SetNone(k->limit_exc);
+            goto fail;
+        }
+        free(nxt->slots);
+        nxt->slots = NULL;
+        nxt->nslots = 0;
+        prev = nxt;
+    }
+    /* close the number: groups and their jokers */
+    Layer *done = &num->done;
+    for (Py_ssize_t s = 0; s < prev->n; s++) {
+        const Entry *st = &prev->e[s];
+        u128 key = st->key;
+        i64 score = st->score;
+        int jused = (int)field(key, J_SHIFT, 0xF);
+        int ymax = (int)field(key, G_SHIFT, 0xF);
+        int total_y = (int)field(key, Y_SHIFT, 0x3F);
+        u128 base = key & (((u128)1 << J_SHIFT) - 1);
+        if (total_y == 0) {
+            if (layer_offer(done, base | (u128)jused << J_SHIFT, score, (int32_t)s, NULL, 0, 0) < 0) goto nomem;
+            continue;
+        }
+        int jleft = jtot - jused;
+        if (k->lazy) {
+            int capj = (int)field(key, CAP_SHIFT, 7);
+            int g0 = (total_y + 3) / 4;
+            for (int g = ymax > g0 ? ymax : g0; g <= total_y; g++) {
+                int jg = 3 * g - total_y, g3;
+                if (jg > jleft) break;
+                if (jg < 0) {
+                    jg = 0;
+                    g3 = 4 * g - total_y;
+                } else {
+                    g3 = g;
+                }
+                int cap2 = capj + g3 < jtot ? capj + g3 : jtot;
+                u128 k2 = (base & ~((u128)7 << CAP_SHIFT)) | (u128)cap2 << CAP_SHIFT | (u128)(jused + jg) << J_SHIFT;
+                if (layer_offer(done, k2, score, (int32_t)s, NULL, g, jg) < 0) goto nomem;
+            }
+            continue;
+        }
+        for (int jg = 0; jg <= jleft; jg++) {
+            int t = total_y + jg;
+            int g_lo = (t + 3) / 4;
+            if (ymax > g_lo) g_lo = ymax;
+            int g_hi = t / 3 < total_y ? t / 3 : total_y;
+            if (g_lo > g_hi) continue;
+            if (layer_offer(done, base | (u128)(jused + jg) << J_SHIFT, score, (int32_t)s, NULL, g_lo, jg) < 0)
+                goto nomem;
+        }
+    }
+    free(done->slots);
+    done->slots = NULL;
+    done->nslots = 0;
+    /* the states kept for the next number (src: index in done) */
+    Layer cur;
+    if (k->prune && done->n > k->prune_min) {
+        if (prune(k, done, &cur) < 0) goto fail;
+    } else {
+        int32_t *ix = malloc((size_t)(done->n ? done->n : 1) * sizeof *ix);
+        if (!ix) goto nomem;
+        for (Py_ssize_t i = 0; i < done->n; i++) ix[i] = (int32_t)i;
+        int rc = take(done, ix, done->n, &cur, 1);
+        free(ix);
+        if (rc < 0) goto nomem;
+    }
+    if (k->beam && cur.n > k->beam) {
+        int32_t *ix = sorted_order(&cur);
+        Layer cut;
+        if (!ix || take(&cur, ix, k->beam, &cut, 0) < 0) {
+            free(ix);
+            layer_free(&cur);
+            goto nomem;
+        }
+        free(ix);
+        layer_free(&cur);
+        cur = cut;
+    }
+    k->cur = cur;
+    k->placed_cand = cand_before;
+    k->nnum = n + 1;
+    return Py_BuildValue("(OL)", cur.n ? Py_True : Py_False, (long long)work);
+nomem:
+    PyErr_NoMemory();
+fail:
+    /* as dp.py: a step that fails leaves the pass where it was */
+    k->cur = num->in;
+    memset(&num->in, 0, sizeof num->in);
+    number_free(num);
+    return NULL;
+}
+
+/* result(budget) -> Plan or None (dp.Pass.result) */
+static PyObject *kernel_result(Kernel *k, PyObject *budget) {
+    if (set_budget(k, budget) < 0) return NULL;
+    if (k->nnum != 13) {
+        PyErr_SetString(PyExc_RuntimeError, "the numbers are not all taken");
+        return NULL;
+    }
+    const Layer *cur = &k->cur;
+    Py_ssize_t best_i = -1;
+    i64 best = 0;
+    int best_surplus = 0;
+    for (Py_ssize_t i = 0; i < cur->n; i++) {
+        u128 key = cur->e[i].key;
+        i64 score = cur->e[i].score;
+        int ok = 1;
+        for (int c = 0; c < 4 && ok; c++) {
+            int t = closable(k->facts, field(key, SHIFT[c], MASK12));
+            if (t < 0) return NULL;
+            ok = t;
+        }
+        if (!ok) continue;
+        int jused = (int)field(key, J_SHIFT, 0xF), surplus = 0;
+        if (k->lazy) {
+            int room = (int)field(key, CAP_SHIFT, 7);
+            surplus = k->jtot - jused < room ? k->jtot - jused : room;
+        }
+        if (jused + surplus < k->jt) continue;
+        int placed_j = jused + surplus - k->jt;
+        if (k->has_budget && k->cand_total - (score >> 16) - placed_j > k->budget) continue;
+        i64 total = score + placed_j * (BIG + k->joker_value);
+        if (best_i < 0 || total > best) {
+            best = total;
+            best_i = i;
+            best_surplus = surplus;
+        }
+    }
+    if (best_i < 0) Py_RETURN_NONE;
+    u128 best_key = cur->e[best_i].key;
+    PyObject *steps = PyList_New(13);
+    if (!steps) return NULL;
+    Py_ssize_t at = cur->e[best_i].parent; /* index in number 12's done */
+    for (int n = 12; n >= 0; n--) {
+        const Number *num = &k->num[n];
+        const Entry *d = &num->done.e[at];
+        int g = d->g, jg = d->jg;
+        at = d->parent;
+        PyObject *per = PyList_New(4);
+        if (!per) goto fail;
+        for (int c = 3; c >= 0; c--) {
+            PyObject *item;
+            if (!num->has[c]) {
+                item = Py_BuildValue("(Oi)", k->empty_opt, 0);
+            } else {
+                const Entry *e = &num->st[c].e[at];
+                /* the state before: in the colour before, or entering the number */
+                const Layer *before = &num->in;
+                for (int b = c - 1; b >= 0; b--) {
+                    if (num->has[b]) {
+                        before = &num->st[b];
+                        break;
+                    }
+                }
+                at = e->parent;
+                item = Py_BuildValue("(OI)", e->opt, field(before->e[at].key, SHIFT[c], MASK12));
+            }
+            if (!item) {
+                Py_DECREF(per);
+                goto fail;
+            }
+            PyList_SET_ITEM(per, c, item);
+        }
+        PyObject *one = Py_BuildValue("(iiN)", g, jg, per);
+        if (!one) goto fail;
+        PyList_SET_ITEM(steps, n, one);
+        at = num->in.e[at].parent; /* index in the number before's done */
+    }
+    PyObject *score = PyLong_FromLongLong(best);
+    PyObject *used = PyLong_FromLong((long)field(best_key, J_SHIFT, 0xF) + best_surplus);
+    PyObject *plan = NULL;
+    if (score && used)
+        plan = PyObject_CallFunction(k->plan_cls, "OOOiO", score, used, steps, best_surplus,
+                                     k->lazy ? Py_True : Py_False);
+    Py_XDECREF(score);
+    Py_XDECREF(used);
+    Py_DECREF(steps);
+    return plan;
+fail:
+    Py_DECREF(steps);
+    return NULL;
+}
+
+static PyObject *kernel_size(Kernel *k, PyObject *noargs) {
+    return PyLong_FromSsize_t(k->cur.n);
+}
+
+static PyMethodDef kernel_methods[] = {
+    {"step", (PyCFunction)kernel_step, METH_VARARGS,
+     "step(mode, floor, cap, limit, work, budget, option_list) -> (bool, work)"},
+    {"result", (PyCFunction)kernel_result, METH_O, "result(budget): the best plan, or None"},
+    {"set_tops", (PyCFunction)kernel_set_tops, METH_O, "set_tops(tops)"},
+    {"size", (PyCFunction)kernel_size, METH_NOARGS, "the states after the last number taken"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject KernelType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engine.solver._dpk.Kernel",
+    .tp_basicsize = sizeof(Kernel),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)kernel_init,
+    .tp_dealloc = (destructor)kernel_dealloc,
+    .tp_methods = kernel_methods,
+    .tp_doc = "the layers of one pass of dp.Pass (no initial-meld threshold)",
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_dpk", "The programme's layers in C (see engine/solver/dp.py).", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__dpk(void) {
+    if (PyType_Ready(&KernelType) < 0 || PyType_Ready(&FactsType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (!m) return NULL;
+    Py_INCREF(&KernelType);
+    Py_INCREF(&FactsType);
+    if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0 ||
+        PyModule_AddObject(m, "Facts", (PyObject *)&FactsType) < 0 ||
+        PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

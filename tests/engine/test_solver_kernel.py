@@ -1,0 +1,186 @@
+"""The layers in C (``engine/solver/_dpk.c``): every pass the solver makes,
+run with them and without, holds the same states in the same order - the
+same plan (its steps, option for option), the same work counted, the same
+number reached when a limit gives it up - also when a pass is resumed
+after its limit with a lower budget, a higher floor and a tile cap, as
+``core`` does."""
+
+from __future__ import annotations
+
+import gc
+import os
+import weakref
+
+import pytest
+
+from engine.solver import compiled, core, dp, solve
+from engine.solver.positions import random_position
+from engine.tiles import STANDARD, XP
+
+
+def _kernel():
+    mod, why = compiled._kernel()
+    if mod is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and the solver's layers in C are {why} (bin/setup builds them)")
+        pytest.skip(f"the solver's layers in C are {why} (bin/setup builds them; needs a C compiler)")
+    return mod
+
+
+class _Recording:
+    """``core.dp`` with every pass it makes recorded (arguments only)."""
+
+    def __init__(self, module, calls: list) -> None:
+        self._m = module
+        self._calls = calls
+
+    def __getattr__(self, name):
+        real = getattr(self._m, name)
+        if name == "Pass":
+            def made(*args, **kwargs):
+                self._calls.append((args, kwargs))
+                return real(*args, **kwargs)
+            return made
+        if name == "run_dp":
+            def ran(*args, **kwargs):
+                self._calls.append((args, kwargs))
+                return real(*args, **kwargs)
+            return ran
+        return real
+
+
+def _passes(monkeypatch, module, seeds):
+    calls: list = []
+    monkeypatch.setattr(core, "dp", _Recording(module, calls))
+    for name, ts, size, rack in seeds:
+        table, r = random_position(name, ts, size, rack)
+        solve(table, r, tileset=ts)
+    monkeypatch.undo()
+    return [c for c in calls if not c[1].get("threshold") and not (len(c[0]) > 4 and c[0][4])]
+
+
+def _plan(plan):
+    if plan is None:
+        return None
+    return (plan.score, plan.jokers_used, plan.steps, plan.surplus, plan.lazy)
+
+
+def _run(module, kernel, args, kwargs, limit=0, resume=None):
+    """A pass made and run to its end; with ``limit``, given up there
+    first (what it had reached), then changed by ``resume`` and run on."""
+    module.KERNEL = kernel
+    p = module.Pass(*args, **kwargs)
+    seen = []
+    if limit:
+        p.limit = limit
+        try:
+            plan = p.finish()
+            return ("finished", _plan(plan), p.work, p.n)
+        except module.SearchLimit:
+            seen = [p.work, p.n]
+        p.limit = 0
+        if resume is not None:
+            resume(p)
+    plan = p.finish()
+    return (seen, _plan(plan), p.work, p.n)
+
+
+SEEDS = [(f"kernel-{ts.name}-{size}-{i}", ts, size, rack)
+         for ts, size, rack in [(STANDARD, 20, 16), (STANDARD, 40, 14), (XP, 40, 16), (XP, 80, 12)]
+         for i in range(6)]
+
+
+@pytest.mark.parametrize("impl", ["compiled", "interpreted"])
+def test_every_pass_holds_the_same_states_with_the_layers_in_c(monkeypatch, impl):
+    kernel = _kernel()
+    module = compiled._compiled()[0] if impl == "compiled" else dp
+    if module is None:
+        pytest.skip("the compiled solver is not built")
+    saved = module.KERNEL
+    try:
+        seeds = SEEDS if impl == "compiled" else SEEDS[::2]
+        passes = _passes(monkeypatch, module, seeds)
+        assert len(passes) >= len(seeds)
+        compared = limited = 0
+        for args, kwargs in passes:
+            with_c = _run(module, kernel, args, kwargs)
+            without = _run(module, None, args, kwargs)
+            assert with_c == without, (args, kwargs)
+            compared += 1
+            plan = with_c[1]
+
+            def resume(p, plan=plan):
+                # as core does between numbers: a lower budget, a higher
+                # floor, a cap on the tiles
+                if p.budget:
+                    p.budget -= 1
+                if plan is not None:
+                    p.floor = max(p.floor, plan[0] - 40)
+                    p.cap_tiles(plan[0] >> 16)
+
+            for limit in (150, 900):
+                with_c = _run(module, kernel, args, kwargs, limit, resume)
+                without = _run(module, None, args, kwargs, limit, resume)
+                assert with_c == without, (limit, args, kwargs)
+                limited += with_c[0] != "finished"
+        assert limited > 0 and compared == len(passes)
+    finally:
+        module.KERNEL = saved
+
+
+def test_the_solver_answers_alike_with_and_without_the_layers_in_c():
+    kernel = _kernel()
+    module = core.dp
+    saved = module.KERNEL
+    try:
+        for name, ts, size, rack in SEEDS:
+            table, r = random_position(name + "-solve", ts, size, rack)
+            got = []
+            for k in (kernel, None):
+                module.KERNEL = k
+                s = solve(table, r, tileset=ts)
+                got.append((s.tiles_placed, s.value_placed, s.play, s.melds))
+            assert got[0] == got[1], (table, r)
+    finally:
+        module.KERNEL = saved
+
+
+def test_a_kernel_built_from_another_source_is_never_used(monkeypatch):
+    _kernel()
+    built = compiled._compiled()[0]
+    saved = built.KERNEL
+    monkeypatch.setattr(compiled, "kernel_digest", lambda: "0" * 64)
+    monkeypatch.delenv(compiled.ENV, raising=False)
+    try:
+        mod, why = compiled.load()
+        assert mod is built and why == "compiled (layers in C built from another dp.py or _dpk.c)"
+        assert mod.KERNEL is None
+    finally:
+        built.KERNEL = saved
+
+
+def test_a_pass_with_the_layers_in_c_is_freed_when_dropped():
+    """No reference cycle through the kernel: a pass is freed as soon as
+    it is dropped, its layers with it, with the garbage collector paused
+    as ``core`` pauses it for a solve."""
+    kernel = _kernel()
+    saved = dp.KERNEL
+    dp.KERNEL = kernel
+    gc.disable()
+    try:
+        table, rack = random_position("kernel-freed", XP, 40, 16)
+        solve(table, rack, tileset=XP)  # fills the caches
+        t = [0] * 52
+        r = [0] * 52
+        for code in (0, 1, 2, 3, 4, 13, 14, 15, 26, 27, 28):
+            r[code] += 1
+        p = dp.Pass(t, r, 0, 1, budget=4)
+        assert p.kernel is not None
+        plan = p.finish()
+        assert plan is not None and plan.score >> 16 == 12  # every tile and the joker
+        ref = weakref.ref(p)
+        del p
+        assert ref() is None
+    finally:
+        gc.enable()
+        dp.KERNEL = saved
