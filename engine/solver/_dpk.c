@@ -207,35 +207,31 @@ static PyTypeObject FactsType = {
 };
 
 /* ------------------------------------------------------------------ */
-/* option lists: (nm, jy, y, u, setcap, opt, yj) per (position slot, lk) */
+/* option lists, converted once per Python tuple for the whole process:
+ * the pass's (nm, jy, y, u, setcap, opt, yj) lists (dp.Pass.option_list)
+ * and colour_options' (new, y, j, u, recipe) lists (the search's). The
+ * tuples live in dp.py's caches; a converted block holds a reference to
+ * its tuple (so the address is never reused) and is counted by every
+ * cache that points to it. */
 
 typedef struct {
-    int nm, y, u, setcap, yj;
+    int nm, y, j, u, setcap, yj;
     u128 jy;
     PyObject *opt;
 } Opt;
 
 typedef struct {
-    uint32_t key; /* slot << 16 | lk, + 1 */
-    int n;
+    Py_ssize_t refs;
+    int n, kind;
+    PyObject *src;
     Opt *o;
-    PyObject *src; /* the tuple converted (a reference: keeps opt alive) */
-} OptList;
+} Conv;
 
-typedef struct {
-    OptList *t;
-    Py_ssize_t n, cap;
-} OptCache;
-
-static void optcache_free(OptCache *c) {
-    for (Py_ssize_t i = 0; i < c->cap; i++) {
-        if (c->t[i].key) {
-            free(c->t[i].o);
-            Py_XDECREF(c->t[i].src);
-        }
-    }
-    free(c->t);
-    memset(c, 0, sizeof *c);
+static void conv_release(Conv *cv) {
+    if (--cv->refs) return;
+    free(cv->o);
+    Py_DECREF(cv->src);
+    free(cv);
 }
 
 static int as_u128(PyObject *x, u128 *out) {
@@ -261,63 +257,148 @@ static PyObject *from_u128(u128 v) {
     return _PyLong_FromByteArray(b, 16, 1, 0);
 }
 
-static int convert_list(PyObject *tup, OptList *out) {
+/* kind 7: the pass's lists; kind 5: colour_options' */
+static Conv *convert_list(PyObject *tup, int kind) {
     if (!PyTuple_Check(tup)) {
         PyErr_SetString(PyExc_TypeError, "an option list must be a tuple");
-        return -1;
+        return NULL;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(tup);
-    Opt *o = malloc((size_t)(n ? n : 1) * sizeof *o);
-    if (!o) {
+    Conv *cv = calloc(1, sizeof *cv);
+    Opt *o = calloc((size_t)(n ? n : 1), sizeof *o);
+    if (!cv || !o) {
+        free(cv);
+        free(o);
         PyErr_NoMemory();
-        return -1;
+        return NULL;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *t = PyTuple_GET_ITEM(tup, i);
-        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != 7) {
-            free(o);
-            PyErr_SetString(PyExc_TypeError, "an option must be a 7-tuple");
-            return -1;
+        if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != kind) {
+            PyErr_Format(PyExc_TypeError, "an option must be a %d-tuple", kind);
+            break;
         }
         o[i].nm = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 0));
-        if (as_u128(PyTuple_GET_ITEM(t, 1), &o[i].jy) < 0) {
-            free(o);
-            return -1;
-        }
-        o[i].y = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 2));
+        o[i].y = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, kind == 7 ? 2 : 1));
         o[i].u = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 3));
-        o[i].setcap = PyObject_IsTrue(PyTuple_GET_ITEM(t, 4));
-        o[i].opt = PyTuple_GET_ITEM(t, 5);
-        o[i].yj = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 6));
+        if (kind == 7) {
+            if (as_u128(PyTuple_GET_ITEM(t, 1), &o[i].jy) < 0) break;
+            o[i].setcap = PyObject_IsTrue(PyTuple_GET_ITEM(t, 4));
+            o[i].opt = PyTuple_GET_ITEM(t, 5);
+            o[i].yj = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 6));
+        } else {
+            o[i].j = (int)PyLong_AsLong(PyTuple_GET_ITEM(t, 2));
+            o[i].opt = t;
+        }
     }
     if (PyErr_Occurred()) {
+        free(cv);
         free(o);
-        return -1;
+        return NULL;
     }
     Py_INCREF(tup);
-    out->src = tup;
-    out->o = o;
-    out->n = (int)n;
-    return 0;
+    cv->refs = 1;
+    cv->n = (int)n;
+    cv->kind = kind;
+    cv->src = tup;
+    cv->o = o;
+    return cv;
 }
 
-static OptList *optcache_get(OptCache *c, uint32_t key) {
+/* the process's table of converted lists, by tuple */
+static Conv **conv_tab;
+static Py_ssize_t conv_n, conv_cap;
+#define CONV_MAX 60000 /* more: the table is emptied (the blocks in use stay) */
+
+static inline uint64_t ptr_hash(const void *p, int kind) {
+    uint64_t x = (uint64_t)(uintptr_t)p ^ (uint64_t)kind;
+    x *= 0x9E3779B97F4A7C15ull;
+    return x ^ (x >> 31);
+}
+
+/* the converted block of a tuple (counted for the caller) */
+static Conv *conv_get(PyObject *tup, int kind) {
+    if (conv_cap) {
+        uint64_t m = (uint64_t)conv_cap - 1, h = ptr_hash(tup, kind) & m;
+        Conv *cv;
+        while ((cv = conv_tab[h]) != NULL) {
+            if (cv->src == tup && cv->kind == kind) {
+                cv->refs++;
+                return cv;
+            }
+            h = (h + 1) & m;
+        }
+    }
+    if (conv_n >= CONV_MAX) {
+        for (Py_ssize_t i = 0; i < conv_cap; i++)
+            if (conv_tab[i]) conv_release(conv_tab[i]);
+        memset(conv_tab, 0, (size_t)conv_cap * sizeof *conv_tab);
+        conv_n = 0;
+    }
+    if ((conv_n + 1) * 2 > conv_cap) {
+        Py_ssize_t nc = conv_cap ? conv_cap * 2 : 1024;
+        Conv **t = calloc((size_t)nc, sizeof *t);
+        if (!t) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < conv_cap; i++) {
+            Conv *cv = conv_tab[i];
+            if (!cv) continue;
+            uint64_t h = ptr_hash(cv->src, cv->kind) & (uint64_t)(nc - 1);
+            while (t[h]) h = (h + 1) & (uint64_t)(nc - 1);
+            t[h] = cv;
+        }
+        free(conv_tab);
+        conv_tab = t;
+        conv_cap = nc;
+    }
+    Conv *cv = convert_list(tup, kind);
+    if (!cv) return NULL;
+    uint64_t m = (uint64_t)conv_cap - 1, h = ptr_hash(tup, kind) & m;
+    while (conv_tab[h]) h = (h + 1) & m;
+    conv_tab[h] = cv; /* the table's count */
+    conv_n++;
+    cv->refs++;       /* the caller's */
+    return cv;
+}
+
+/* per pass or search: (slot, lk) -> the list */
+typedef struct {
+    uint32_t key; /* slot << 16 | lk, + 1 */
+    Conv *cv;
+} OptList;
+
+typedef struct {
+    OptList *t;
+    Py_ssize_t n, cap;
+} OptCache;
+
+static void optcache_free(OptCache *c) {
+    for (Py_ssize_t i = 0; i < c->cap; i++)
+        if (c->t[i].key) conv_release(c->t[i].cv);
+    free(c->t);
+    memset(c, 0, sizeof *c);
+}
+
+static Conv *optcache_get(OptCache *c, uint32_t key) {
     if (!c->cap) return NULL;
     uint64_t m = (uint64_t)c->cap - 1, h = (key * 0x9E3779B1u) & m;
     while (c->t[h].key) {
-        if (c->t[h].key == key) return &c->t[h];
+        if (c->t[h].key == key) return c->t[h].cv;
         h = (h + 1) & m;
     }
     return NULL;
 }
 
-static OptList *optcache_put(OptCache *c, uint32_t key) {
+/* remember cv (its count passes to the cache) */
+static int optcache_put(OptCache *c, uint32_t key, Conv *cv) {
     if ((c->n + 1) * 2 > c->cap) {
         Py_ssize_t nc = c->cap ? c->cap * 2 : 256;
         OptList *t = calloc((size_t)nc, sizeof *t);
         if (!t) {
             PyErr_NoMemory();
-            return NULL;
+            return -1;
         }
         for (Py_ssize_t i = 0; i < c->cap; i++) {
             if (!c->t[i].key) continue;
@@ -332,8 +413,9 @@ static OptList *optcache_put(OptCache *c, uint32_t key) {
     uint64_t m = (uint64_t)c->cap - 1, h = (key * 0x9E3779B1u) & m;
     while (c->t[h].key) h = (h + 1) & m;
     c->t[h].key = key;
+    c->t[h].cv = cv;
     c->n++;
-    return &c->t[h];
+    return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -365,6 +447,7 @@ typedef struct {
     PyObject *provider; /* during a step only (borrowed): the Pass's option_list; holding
                            it longer would make a reference cycle with the Pass */
     PyObject *empty_opt, *limit_exc, *plan_cls;
+    PyObject *opt_lists; /* dp.Pass.opt_lists: the position's lists, 52 dicts */
     Facts *facts;
     OptCache opts;
     Number num[13];
@@ -386,6 +469,7 @@ static void kernel_dealloc(Kernel *k) {
     Py_XDECREF(k->empty_opt);
     Py_XDECREF(k->limit_exc);
     Py_XDECREF(k->plan_cls);
+    Py_XDECREF(k->opt_lists);
     Py_XDECREF(k->facts);
     Py_TYPE(k)->tp_free((PyObject *)k);
 }
@@ -405,14 +489,20 @@ static int int_list(PyObject *seq, int n, i64 *out) {
 
 static int kernel_init(Kernel *k, PyObject *args, PyObject *kw) {
     PyObject *table, *rack, *lims, *rest, *later, *weights, *budget, *full_cap, *prune;
-    PyObject *empty_opt, *limit_exc, *plan_cls, *facts;
+    PyObject *empty_opt, *limit_exc, *plan_cls, *facts, *opt_lists;
     long long cand_total, joker_value;
     int jtot, jt, beam, lazy, full, lazy_mode;
-    if (!PyArg_ParseTuple(args, "OOOOOOOiiiiiiOLLOOOOO", &table, &rack, &lims, &rest, &later,
+    if (!PyArg_ParseTuple(args, "OOOOOOOiiiiiiOLLOOOOOO", &table, &rack, &lims, &rest, &later,
                           &weights, &budget, &jtot, &jt, &beam, &lazy, &full, &lazy_mode,
                           &full_cap, &cand_total, &joker_value, &prune, &empty_opt,
-                          &limit_exc, &plan_cls, &facts))
+                          &limit_exc, &plan_cls, &facts, &opt_lists))
         return -1;
+    if (!PyList_Check(opt_lists) || PyList_GET_SIZE(opt_lists) != 52) {
+        PyErr_SetString(PyExc_TypeError, "opt_lists must be a list of 52 dicts");
+        return -1;
+    }
+    Py_INCREF(opt_lists);
+    Py_XSETREF(k->opt_lists, opt_lists);
     if (!PyObject_TypeCheck(facts, &FactsType)) {
         PyErr_SetString(PyExc_TypeError, "facts must be a Facts");
         return -1;
@@ -715,25 +805,31 @@ out:
 
 /* ---- one number ---- */
 
-static OptList *options(Kernel *k, int n, int c, unsigned msid, int jleft) {
+static Conv *options(Kernel *k, int n, int c, unsigned msid, int jleft) {
     uint32_t key = ((uint32_t)(n * 4 + c) << 16 | msid << 4 | (uint32_t)jleft) + 1;
-    OptList *got = optcache_get(&k->opts, key);
+    Conv *got = optcache_get(&k->opts, key);
     if (got) return got;
-    PyObject *t = PyObject_CallFunction(k->provider, "iiIi", n, c, msid, jleft);
-    if (!t) return NULL;
-    OptList tmp;
-    int rc = convert_list(t, &tmp);
+    /* the position's lists (dp.Pass.opt_lists), else the pass makes it */
+    PyObject *t = NULL, *lk = PyLong_FromUnsignedLong(msid << 4 | (unsigned)jleft);
+    if (!lk) return NULL;
+    PyObject *local = PyList_GET_ITEM(k->opt_lists, n * 4 + c);
+    if (PyDict_Check(local)) {
+        t = PyDict_GetItemWithError(local, lk);
+        Py_XINCREF(t);
+    }
+    Py_DECREF(lk);
+    if (!t) {
+        if (PyErr_Occurred()) return NULL;
+        t = PyObject_CallFunction(k->provider, "iiIi", n, c, msid, jleft);
+        if (!t) return NULL;
+    }
+    got = conv_get(t, 7);
     Py_DECREF(t);
-    if (rc < 0) return NULL;
-    got = optcache_put(&k->opts, key);
-    if (!got) {
-        free(tmp.o);
-        Py_DECREF(tmp.src);
+    if (!got) return NULL;
+    if (optcache_put(&k->opts, key, got) < 0) {
+        conv_release(got);
         return NULL;
     }
-    got->n = tmp.n;
-    got->o = tmp.o;
-    got->src = tmp.src;
     return got;
 }
 
@@ -815,7 +911,7 @@ static PyObject *step(Kernel *k, int mode, i64 floor_, int cap, i64 limit, i64 w
             int ymax = (int)field(key, G_SHIFT, 0xF);
             int room = (int)field(key, Y_SHIFT, 0x3F) + later + jleft;
             u128 base = key & clear;
-            OptList *lst = options(k, n, c, msid, jleft);
+            Conv *lst = options(k, n, c, msid, jleft);
             if (!lst) goto fail;
             for (int j = 0; j < lst->n; j++) {
                 const Opt *o = &lst->o[j];
@@ -1043,17 +1139,475 @@ static PyTypeObject KernelType = {
     .tp_doc = "the layers of one pass of dp.Pass (no initial-meld threshold)",
 };
 
+
+/* ------------------------------------------------------------------ */
+/* the depth-first search of dp.feasible (dp._DepthFirst.rec), step for
+ * step: the same options in the same order, the same dead states and
+ * failed ones, the same visits counted, the same path */
+
+typedef struct {
+    u128 key;    /* the state; 0 with tag 0: empty */
+    uint16_t tag; /* n << 3 | c, + 1 */
+    int slack;
+} Dead;
+
+typedef struct {
+    unsigned m[4];
+    int jn, cp, slack;
+} Failed;
+
+typedef struct {
+    PyObject_HEAD
+    int table[52], rack[52], lims[52], idle[52];
+    int later[13][4];
+    int jt, jtot, lazy, fullv, dominance;
+    u128 full_cap;
+    long long limit, visits;
+    int modes[13];
+    PyObject *colour_cache, *colour_options, *ahead_need, *ahead_cache;
+    PyObject *empty_opt, *limit_exc, *path;
+    Facts *facts;
+    OptCache lists;
+    uint32_t *need_keys; /* nm << 6 | c << 4 | n, + 1 -> the jokers its runs need ahead */
+    int *need_vals;
+    Py_ssize_t nneed, capneed;
+    Dead *dead;
+    Py_ssize_t ndead, capdead;
+    Failed *failed[14];
+    int nfailed[14], capfailed[14];
+} Search;
+
+static void search_dealloc(Search *x) {
+    optcache_free(&x->lists);
+    free(x->need_keys);
+    free(x->need_vals);
+    free(x->dead);
+    for (int i = 0; i < 14; i++) free(x->failed[i]);
+    Py_XDECREF(x->empty_opt);
+    Py_XDECREF(x->limit_exc);
+    Py_XDECREF(x->path);
+    Py_XDECREF(x->facts);
+    Py_XDECREF(x->colour_cache);
+    Py_XDECREF(x->colour_options);
+    Py_XDECREF(x->ahead_need);
+    Py_XDECREF(x->ahead_cache);
+    Py_TYPE(x)->tp_free((PyObject *)x);
+}
+
+static int search_init(Search *x, PyObject *args, PyObject *kw) {
+    PyObject *table, *rack, *lims, *idle, *later, *full_cap, *empty_opt, *limit_exc, *facts;
+    PyObject *modes, *colour_cache, *colour_options, *ahead_need, *ahead_cache;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "OOOOOiiiiiOLOOOOOOOO", &table, &rack, &lims, &idle, &later, &x->jt,
+                          &x->jtot, &x->lazy, &x->fullv, &x->dominance, &full_cap, &limit,
+                          &empty_opt, &limit_exc, &facts, &modes, &colour_cache, &colour_options,
+                          &ahead_need, &ahead_cache))
+        return -1;
+    if (!PyDict_Check(colour_cache) || !PyDict_Check(ahead_cache)) {
+        PyErr_SetString(PyExc_TypeError, "the caches must be dicts");
+        return -1;
+    }
+    if (!PyObject_TypeCheck(facts, &FactsType)) {
+        PyErr_SetString(PyExc_TypeError, "facts must be a Facts");
+        return -1;
+    }
+    i64 buf[52];
+    int *dest[4] = {x->table, x->rack, x->lims, x->idle};
+    PyObject *src[4] = {table, rack, lims, idle};
+    for (int a = 0; a < 4; a++) {
+        if (int_list(src[a], 52, buf) < 0) return -1;
+        for (int i = 0; i < 52; i++) dest[a][i] = (int)buf[i];
+    }
+    PyObject *lf = PySequence_Fast(later, "later: expected a list");
+    if (!lf) return -1;
+    if (PySequence_Fast_GET_SIZE(lf) != 13) {
+        Py_DECREF(lf);
+        PyErr_SetString(PyExc_ValueError, "later: expected 13 rows");
+        return -1;
+    }
+    for (int n = 0; n < 13; n++) {
+        if (int_list(PySequence_Fast_GET_ITEM(lf, n), 4, buf) < 0) {
+            Py_DECREF(lf);
+            return -1;
+        }
+        for (int c = 0; c < 4; c++) x->later[n][c] = (int)buf[c];
+    }
+    Py_DECREF(lf);
+    if (int_list(modes, 13, buf) < 0) return -1;
+    for (int n = 0; n < 13; n++) x->modes[n] = (int)buf[n];
+    if (as_u128(full_cap, &x->full_cap) < 0) return -1;
+    x->limit = limit;
+    x->visits = 0;
+    PyObject *keep[4] = {colour_cache, colour_options, ahead_need, ahead_cache};
+    PyObject **into[4] = {&x->colour_cache, &x->colour_options, &x->ahead_need, &x->ahead_cache};
+    for (int i = 0; i < 4; i++) {
+        Py_INCREF(keep[i]);
+        Py_XSETREF(*into[i], keep[i]);
+    }
+    Py_INCREF(empty_opt);
+    Py_XSETREF(x->empty_opt, empty_opt);
+    Py_INCREF(limit_exc);
+    Py_XSETREF(x->limit_exc, limit_exc);
+    Py_INCREF(facts);
+    Py_XSETREF(x->facts, (Facts *)facts);
+    return 0;
+}
+
+/* colour_options(msid, a, b, jleft, mode, lim) as rec takes them (from
+ * dp._COLOUR_CACHE where it has them) */
+static Conv *dfs_options(Search *x, int n, int c, unsigned msid, int jleft) {
+    uint32_t key = ((uint32_t)(n * 4 + c) << 16 | msid << 4 | (uint32_t)jleft) + 1;
+    Conv *got = optcache_get(&x->lists, key);
+    if (got) return got;
+    int i = c * 13 + n;
+    PyObject *k = Py_BuildValue("(Iiiiii)", msid, x->table[i], x->rack[i], jleft, x->modes[n], x->lims[i]);
+    if (!k) return NULL;
+    PyObject *t = PyDict_GetItemWithError(x->colour_cache, k);
+    Py_XINCREF(t);
+    Py_DECREF(k);
+    if (!t) {
+        if (PyErr_Occurred()) return NULL;
+        t = PyObject_CallFunction(x->colour_options, "Iiiiii", msid, x->table[i], x->rack[i], jleft,
+                                  x->modes[n], x->lims[i]);
+        if (!t) return NULL;
+    }
+    got = conv_get(t, 5);
+    Py_DECREF(t);
+    if (!got) return NULL;
+    if (optcache_put(&x->lists, key, got) < 0) {
+        conv_release(got);
+        return NULL;
+    }
+    return got;
+}
+
+/* the jokers the open runs of multiset nm of colour c need after number
+ * index n (dp's ahead_need, from its cache where it has it); -1 on error */
+static int need_ahead(Search *x, unsigned nm, int c, int n) {
+    uint32_t key = (nm << 6 | (uint32_t)c << 4 | (uint32_t)n) + 1;
+    if (x->capneed) {
+        uint64_t m = (uint64_t)x->capneed - 1, h = (key * 0x9E3779B1u) & m;
+        while (x->need_keys[h]) {
+            if (x->need_keys[h] == key) return x->need_vals[h];
+            h = (h + 1) & m;
+        }
+    }
+    PyObject *pk = PyLong_FromUnsignedLong(key - 1);
+    if (!pk) return -1;
+    PyObject *v = PyDict_GetItemWithError(x->ahead_cache, pk);
+    Py_XINCREF(v);
+    Py_DECREF(pk);
+    if (!v) {
+        if (PyErr_Occurred()) return -1;
+        v = PyObject_CallFunction(x->ahead_need, "Iii", nm, c, n);
+        if (!v) return -1;
+    }
+    long need = PyLong_AsLong(v);
+    Py_DECREF(v);
+    if (need == -1 && PyErr_Occurred()) return -1;
+    if ((x->nneed + 1) * 2 > x->capneed) {
+        Py_ssize_t nc = x->capneed ? x->capneed * 2 : 256;
+        uint32_t *nk = calloc((size_t)nc, sizeof *nk);
+        int *nv = calloc((size_t)nc, sizeof *nv);
+        if (!nk || !nv) {
+            free(nk);
+            free(nv);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t j = 0; j < x->capneed; j++) {
+            if (!x->need_keys[j]) continue;
+            uint64_t h = (x->need_keys[j] * 0x9E3779B1u) & (uint64_t)(nc - 1);
+            while (nk[h]) h = (h + 1) & (uint64_t)(nc - 1);
+            nk[h] = x->need_keys[j];
+            nv[h] = x->need_vals[j];
+        }
+        free(x->need_keys);
+        free(x->need_vals);
+        x->need_keys = nk;
+        x->need_vals = nv;
+        x->capneed = nc;
+    }
+    uint64_t m = (uint64_t)x->capneed - 1, h = (key * 0x9E3779B1u) & m;
+    while (x->need_keys[h]) h = (h + 1) & m;
+    x->need_keys[h] = key;
+    x->need_vals[h] = (int)need;
+    x->nneed++;
+    return (int)need;
+}
+
+static inline uint64_t dead_hash(u128 key, uint16_t tag) {
+    return hash_key(key ^ ((u128)tag << 70));
+}
+
+/* the slack a state failed with before (-1: never) */
+static int dead_get(Search *x, u128 key, int n, int c) {
+    if (!x->capdead) return -1;
+    uint16_t tag = (uint16_t)((n << 3 | c) + 1);
+    uint64_t m = (uint64_t)x->capdead - 1, h = dead_hash(key, tag) & m;
+    while (x->dead[h].tag) {
+        if (x->dead[h].tag == tag && x->dead[h].key == key) return x->dead[h].slack;
+        h = (h + 1) & m;
+    }
+    return -1;
+}
+
+static int dead_set(Search *x, u128 key, int n, int c, int slack) {
+    uint16_t tag = (uint16_t)((n << 3 | c) + 1);
+    if ((x->ndead + 1) * 2 > x->capdead) {
+        Py_ssize_t nc = x->capdead ? x->capdead * 2 : 256;
+        Dead *nt = calloc((size_t)nc, sizeof *nt);
+        if (!nt) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t i = 0; i < x->capdead; i++) {
+            if (!x->dead[i].tag) continue;
+            uint64_t h = dead_hash(x->dead[i].key, x->dead[i].tag) & (uint64_t)(nc - 1);
+            while (nt[h].tag) h = (h + 1) & (uint64_t)(nc - 1);
+            nt[h] = x->dead[i];
+        }
+        free(x->dead);
+        x->dead = nt;
+        x->capdead = nc;
+    }
+    uint64_t m = (uint64_t)x->capdead - 1, h = dead_hash(key, tag) & m;
+    while (x->dead[h].tag) {
+        if (x->dead[h].tag == tag && x->dead[h].key == key) {
+            x->dead[h].slack = slack;
+            return 0;
+        }
+        h = (h + 1) & m;
+    }
+    x->dead[h].key = key;
+    x->dead[h].tag = tag;
+    x->dead[h].slack = slack;
+    x->ndead++;
+    return 0;
+}
+
+/* whether a state between numbers that failed dominates this one with
+ * no less slack (dp._DepthFirst.failed_before); -1 on error */
+static int failed_before(Search *x, int n, u128 key, int slack) {
+    int cnt = x->nfailed[n];
+    if (!cnt) return 0;
+    unsigned m[4];
+    for (int c = 0; c < 4; c++) m[c] = field(key, SHIFT[c], MASK12);
+    int jn = (int)field(key, J_SHIFT, 0xF), cp = (int)field(key, CAP_SHIFT, 7);
+    for (int i = 0; i < cnt; i++) {
+        const Failed *f = &x->failed[n][i];
+        if (f->slack < slack || !((f->jn == jn && f->cp >= cp) || (f->jn <= jn && f->cp == x->fullv)))
+            continue;
+        int all = 1;
+        for (int c = 0; c < 4 && all; c++) {
+            int d = dominates(x->facts, f->m[c], m[c]);
+            if (d < 0) return -1;
+            all = d;
+        }
+        if (all) return 1;
+    }
+    return 0;
+}
+
+static int add_failed(Search *x, int n, u128 key, int slack) {
+    if (x->nfailed[n] == x->capfailed[n]) {
+        int nc = x->capfailed[n] ? x->capfailed[n] * 2 : 16;
+        Failed *f = realloc(x->failed[n], (size_t)nc * sizeof *f);
+        if (!f) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        x->failed[n] = f;
+        x->capfailed[n] = nc;
+    }
+    Failed *f = &x->failed[n][x->nfailed[n]++];
+    for (int c = 0; c < 4; c++) f->m[c] = field(key, SHIFT[c], MASK12);
+    f->jn = (int)field(key, J_SHIFT, 0xF);
+    f->cp = (int)field(key, CAP_SHIFT, 7);
+    f->slack = slack;
+    return 0;
+}
+
+/* append a step to the path (built from the last number back) */
+static int path_add(Search *x, PyObject *item) {
+    if (!item) return -1;
+    int rc = PyList_Append(x->path, item);
+    Py_DECREF(item);
+    return rc;
+}
+
+/* 1: found (the path holds it), 0: not, -1: error (SearchLimit among them) */
+static int rec(Search *x, int n, int c, u128 key, int slack) {
+    if (dead_get(x, key, n, c) >= slack) return 0;
+    if (x->limit >= 0 && ++x->visits > x->limit) {
+        PyErr_SetNone(x->limit_exc);
+        return -1;
+    }
+    int jtot = x->jtot;
+    if (c == 4) {
+        int jused = (int)field(key, J_SHIFT, 0xF), ymax = (int)field(key, G_SHIFT, 0xF);
+        int total_y = (int)field(key, Y_SHIFT, 0x3F), jleft = jtot - jused;
+        u128 base = key & (((u128)1 << J_SHIFT) - 1);
+        u128 ks[64];
+        int gs[64], jgs[64], nk = 0;
+        if (total_y == 0) {
+            ks[0] = base | (u128)jused << J_SHIFT;
+            gs[0] = jgs[0] = 0;
+            nk = 1;
+        } else if (x->lazy) {
+            int capj = (int)field(key, CAP_SHIFT, 7), g0 = (total_y + 3) / 4;
+            for (int g = ymax > g0 ? ymax : g0; g <= total_y && nk < 64; g++) {
+                int jg = 3 * g - total_y, g3;
+                if (jg > jleft) break;
+                if (jg < 0) {
+                    jg = 0;
+                    g3 = 4 * g - total_y;
+                } else {
+                    g3 = g;
+                }
+                int cap2 = capj + g3 < jtot ? capj + g3 : jtot;
+                ks[nk] = (base & ~((u128)7 << CAP_SHIFT)) | (u128)cap2 << CAP_SHIFT | (u128)(jused + jg) << J_SHIFT;
+                gs[nk] = g;
+                jgs[nk++] = jg;
+            }
+        } else {
+            for (int jg = 0; jg <= jleft && nk < 64; jg++) {
+                int t = total_y + jg, g_lo = (t + 3) / 4;
+                if (ymax > g_lo) g_lo = ymax;
+                if (g_lo <= (t / 3 < total_y ? t / 3 : total_y)) {
+                    ks[nk] = base | (u128)(jused + jg) << J_SHIFT;
+                    gs[nk] = g_lo;
+                    jgs[nk++] = jg;
+                }
+            }
+        }
+        for (int i = 0; i < nk; i++) {
+            u128 k2 = ks[i];
+            if (n == 12) {
+                int ok = 1;
+                for (int cc = 0; cc < 4 && ok; cc++) {
+                    int t = closable(x->facts, field(k2, SHIFT[cc], MASK12));
+                    if (t < 0) return -1;
+                    ok = t;
+                }
+                if (ok) {
+                    int ju = (int)field(k2, J_SHIFT, 0xF), surplus = 0;
+                    if (x->lazy) {
+                        int room = (int)field(k2, CAP_SHIFT, 7);
+                        surplus = jtot - ju < room ? jtot - ju : room;
+                    }
+                    ok = ju + surplus >= x->jt && jtot - ju - surplus <= slack;
+                }
+                if (ok) {
+                    PyObject *kk = from_u128(k2);
+                    if (!kk) return -1;
+                    return path_add(x, Py_BuildValue("(iiN)", gs[i], jgs[i], kk)) < 0 ? -1 : 1;
+                }
+                continue;
+            }
+            if (x->dominance) {
+                int f = failed_before(x, n + 1, k2, slack);
+                if (f < 0) return -1;
+                if (f) continue;
+            }
+            int r = rec(x, n + 1, 0, k2, slack);
+            if (r < 0) return -1;
+            if (r) {
+                PyObject *kk = from_u128(k2);
+                if (!kk) return -1;
+                return path_add(x, Py_BuildValue("(iiN)", gs[i], jgs[i], kk)) < 0 ? -1 : 1;
+            }
+            if (x->dominance && add_failed(x, n + 1, k2, slack) < 0) return -1;
+        }
+        return dead_set(x, key, n, c, slack) < 0 ? -1 : 0;
+    }
+    int i = c * 13 + n, b = x->rack[i], sh = SHIFT[c];
+    unsigned msid = field(key, sh, MASK12);
+    int jused = (int)field(key, J_SHIFT, 0xF), ymax = (int)field(key, G_SHIFT, 0xF);
+    int room = (int)field(key, Y_SHIFT, 0x3F) + x->later[n][c] + jtot - jused;
+    if (x->idle[i] && !msid) {
+        /* nothing of this colour here, nothing open: one way on */
+        if (3 * ymax <= room) {
+            int r = rec(x, n, c + 1, key, slack);
+            if (r < 0) return -1;
+            if (r) return path_add(x, Py_BuildValue("(Oi)", x->empty_opt, 0)) < 0 ? -1 : 1;
+        }
+        return dead_set(x, key, n, c, slack) < 0 ? -1 : 0;
+    }
+    u128 base = key & ~((u128)MASK12 << sh);
+    Conv *lst = dfs_options(x, n, c, msid, jtot - jused);
+    if (!lst) return -1;
+    const Opt *opts = lst->o; /* (held by the search's cache while it runs) */
+    int nopts = lst->n;
+    for (int j = 0; j < nopts; j++) {
+        const Opt *o = &opts[j];
+        int s2 = slack - (b - o->u);
+        if (s2 < 0) continue;
+        if (3 * (o->y > ymax ? o->y : ymax) > room + o->y - o->j) continue;
+        int need = need_ahead(x, (unsigned)o->nm, c, n);
+        if (need < 0) return -1;
+        if (need > jtot - jused - o->j) continue;
+        u128 k2 = (base | (u128)o->nm << sh) + ((u128)o->j << J_SHIFT) + ((u128)o->y << Y_SHIFT);
+        if (o->y > ymax) k2 += (u128)(o->y - ymax) << G_SHIFT;
+        if (x->lazy && o->nm) k2 = (k2 & ~((u128)7 << CAP_SHIFT)) | x->full_cap;
+        int r = rec(x, n, c + 1, k2, s2);
+        if (r < 0) return -1;
+        if (r) return path_add(x, Py_BuildValue("(OI)", o->opt, msid)) < 0 ? -1 : 1;
+    }
+    return dead_set(x, key, n, c, slack) < 0 ? -1 : 0;
+}
+
+/* run(budget) -> the path (last step first), or None */
+static PyObject *search_run(Search *x, PyObject *args) {
+    int budget;
+    if (!PyArg_ParseTuple(args, "i", &budget)) return NULL;
+    PyObject *path = PyList_New(0);
+    if (!path) return NULL;
+    Py_XSETREF(x->path, path);
+    int r = rec(x, 0, 0, 0, budget);
+    if (r < 0) return NULL;
+    if (!r) Py_RETURN_NONE;
+    Py_INCREF(x->path);
+    return x->path;
+}
+
+static PyObject *search_visits(Search *x, PyObject *noargs) {
+    return PyLong_FromLongLong(x->visits);
+}
+
+static PyMethodDef search_methods[] = {
+    {"run", (PyCFunction)search_run, METH_VARARGS,
+     "run(budget): the path found (last step first), or None"},
+    {"visits", (PyCFunction)search_visits, METH_NOARGS, "the states visited"},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "engine.solver._dpk.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)search_init,
+    .tp_dealloc = (destructor)search_dealloc,
+    .tp_methods = search_methods,
+    .tp_doc = "the depth-first search of dp.feasible",
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_dpk", "The programme's layers in C (see engine/solver/dp.py).", -1, NULL,
 };
 
 PyMODINIT_FUNC PyInit__dpk(void) {
-    if (PyType_Ready(&KernelType) < 0 || PyType_Ready(&FactsType) < 0) return NULL;
+    if (PyType_Ready(&KernelType) < 0 || PyType_Ready(&FactsType) < 0 || PyType_Ready(&SearchType) < 0)
+        return NULL;
     PyObject *m = PyModule_Create(&module);
     if (!m) return NULL;
     Py_INCREF(&KernelType);
     Py_INCREF(&FactsType);
+    Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Kernel", (PyObject *)&KernelType) < 0 ||
+        PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0 ||
         PyModule_AddObject(m, "Facts", (PyObject *)&FactsType) < 0 ||
         PyModule_AddStringConstant(m, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
         Py_DECREF(m);

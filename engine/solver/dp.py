@@ -746,7 +746,7 @@ class Pass:
                 table, rack, lims, rest, later_t, weights, budget, jtot, jt, beam,
                 1 if lazy else 0, full, LAZY, full_cap, cand_total, joker_value,
                 (1 if PRUNE else 0, PRUNE_MIN, PRUNE_WIDTH, WIDE_PRUNE),
-                _EMPTY_OPT, SearchLimit, Plan, _facts())
+                _EMPTY_OPT, SearchLimit, Plan, _facts(), opt_lists)
 
     def cap_tiles(self, tiles: int) -> None:
         """Know that no plan places more than ``tiles`` rack tiles (jokers
@@ -1155,7 +1155,18 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     :raises SearchLimit: more than ``limit`` states visited (when given).
     """
     search = _DepthFirst(table, rack, jt, jr, -1 if limit is None else limit)
-    if not search.rec(0, 0, 0, budget):
+    if KERNEL:
+        # the same search in C (engine/solver/_dpk.c): the same path
+        ahead: Any = search.ahead_need
+        found = KERNEL.Search(table, rack, search.lims, [1 if x else 0 for x in search.idle],
+                              search.later, jt, search.jtot, 1 if search.lazy else 0,
+                              search.fullv, 1 if DFS_DOMINANCE else 0, search.full_cap,
+                              search.limit, _EMPTY_OPT, SearchLimit, _facts(), search.modes,
+                              _COLOUR_CACHE, colour_options, ahead, ahead.cache).run(budget)
+        if found is None:
+            return None
+        search.path = found
+    elif not search.rec(0, 0, 0, budget):
         return None
     jtot = search.jtot
     lazy = search.lazy

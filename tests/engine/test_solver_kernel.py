@@ -3,7 +3,8 @@ run with them and without, holds the same states in the same order - the
 same plan (its steps, option for option), the same work counted, the same
 number reached when a limit gives it up - also when a pass is resumed
 after its limit with a lower budget, a higher floor and a tile cap, as
-``core`` does."""
+``core`` does; and every depth-first search finds the same witness, or
+gives up at the same limit."""
 
 from __future__ import annotations
 
@@ -46,6 +47,11 @@ class _Recording:
                 self._calls.append((args, kwargs))
                 return real(*args, **kwargs)
             return ran
+        if name == "feasible":
+            def searched(*args, **kwargs):
+                self._calls.append(("feasible", args, kwargs))
+                return real(*args, **kwargs)
+            return searched
         return real
 
 
@@ -56,7 +62,24 @@ def _passes(monkeypatch, module, seeds):
         table, r = random_position(name, ts, size, rack)
         solve(table, r, tileset=ts)
     monkeypatch.undo()
-    return [c for c in calls if not c[1].get("threshold") and not (len(c[0]) > 4 and c[0][4])]
+    return calls
+
+
+def _dp_passes(calls):
+    return [c for c in calls if c[0] != "feasible"
+            and not c[1].get("threshold") and not (len(c[0]) > 4 and c[0][4])]
+
+
+def _searches(calls):
+    return [c[1:] for c in calls if c[0] == "feasible"]
+
+
+def _search(module, kernel, args, kwargs):
+    module.KERNEL = kernel
+    try:
+        return _plan(module.feasible(*args, **kwargs))
+    except module.SearchLimit:
+        return "gave up"
 
 
 def _plan(plan):
@@ -99,7 +122,8 @@ def test_every_pass_holds_the_same_states_with_the_layers_in_c(monkeypatch, impl
     saved = module.KERNEL
     try:
         seeds = SEEDS if impl == "compiled" else SEEDS[::2]
-        passes = _passes(monkeypatch, module, seeds)
+        calls = _passes(monkeypatch, module, seeds)
+        passes = _dp_passes(calls)
         assert len(passes) >= len(seeds)
         compared = limited = 0
         for args, kwargs in passes:
@@ -124,6 +148,21 @@ def test_every_pass_holds_the_same_states_with_the_layers_in_c(monkeypatch, impl
                 assert with_c == without, (limit, args, kwargs)
                 limited += with_c[0] != "finished"
         assert limited > 0 and compared == len(passes)
+        # the depth-first searches (the table's check among them): the same
+        # witness, or the same search given up at its limit
+        searches = _searches(calls)
+        outcomes = set()
+        for args, kwargs in searches:
+            with_c = _search(module, kernel, args, kwargs)
+            assert with_c == _search(module, None, args, kwargs), (args, kwargs)
+            outcomes.add("gave up" if with_c == "gave up" else with_c is not None)
+            if "limit" in kwargs:
+                for limit in (5, 40):
+                    tight = dict(kwargs, limit=limit)
+                    assert _search(module, kernel, args, tight) == _search(module, None, args, tight)
+        assert len(searches) >= 10
+        if impl == "compiled":
+            assert outcomes == {True, False, "gave up"}
     finally:
         module.KERNEL = saved
 
