@@ -136,18 +136,36 @@ static int layer_offer(Layer *l, u128 key, i64 sc, int32_t parent, PyObject *opt
 /* what dp.py knows of run multisets, remembered (one per dp module: the
  * ids are that module's) */
 
+struct Conv;
+static void conv_release(struct Conv *cv);
+
 typedef struct {
     PyObject_HEAD
     PyObject *dominates; /* ms_dominates(i, j) */
     PyObject *closable;  /* closable_at_end(i) */
     uint8_t *dom;        /* NMS * NMS: 0 not asked, 1 no, 2 yes */
     int8_t close[NMS];   /* 0 not asked, 1 no, 2 yes */
+    /* colour_options(msid, a, b, jcap, mode, lim) converted, by those packed */
+    uint32_t *col_keys;
+    struct Conv **col_vals;
+    Py_ssize_t ncol, capcol;
 } Facts;
+
+static void facts_clear_colours(Facts *f) {
+    for (Py_ssize_t i = 0; i < f->capcol; i++)
+        if (f->col_keys[i]) conv_release(f->col_vals[i]);
+    free(f->col_keys);
+    free(f->col_vals);
+    f->col_keys = NULL;
+    f->col_vals = NULL;
+    f->ncol = f->capcol = 0;
+}
 
 static void facts_dealloc(Facts *f) {
     Py_XDECREF(f->dominates);
     Py_XDECREF(f->closable);
     free(f->dom);
+    facts_clear_colours(f);
     Py_TYPE(f)->tp_free((PyObject *)f);
 }
 
@@ -220,7 +238,7 @@ typedef struct {
     PyObject *opt;
 } Opt;
 
-typedef struct {
+typedef struct Conv {
     Py_ssize_t refs;
     int n, kind;
     PyObject *src;
@@ -1253,27 +1271,82 @@ static int search_init(Search *x, PyObject *args, PyObject *kw) {
     return 0;
 }
 
-/* colour_options(msid, a, b, jleft, mode, lim) as rec takes them (from
- * dp._COLOUR_CACHE where it has them) */
+/* colour_options(msid, a, b, jleft, mode, lim) as rec takes them: from
+ * the search's cache, else the module's (Facts), else dp._COLOUR_CACHE,
+ * else colour_options itself */
 static Conv *dfs_options(Search *x, int n, int c, unsigned msid, int jleft) {
     uint32_t key = ((uint32_t)(n * 4 + c) << 16 | msid << 4 | (uint32_t)jleft) + 1;
     Conv *got = optcache_get(&x->lists, key);
     if (got) return got;
     int i = c * 13 + n;
-    PyObject *k = Py_BuildValue("(Iiiiii)", msid, x->table[i], x->rack[i], jleft, x->modes[n], x->lims[i]);
-    if (!k) return NULL;
-    PyObject *t = PyDict_GetItemWithError(x->colour_cache, k);
-    Py_XINCREF(t);
-    Py_DECREF(k);
-    if (!t) {
-        if (PyErr_Occurred()) return NULL;
-        t = PyObject_CallFunction(x->colour_options, "Iiiiii", msid, x->table[i], x->rack[i], jleft,
-                                  x->modes[n], x->lims[i]);
-        if (!t) return NULL;
+    int a = x->table[i], b = x->rack[i], mode = x->modes[n], lim = x->lims[i];
+    Facts *f = x->facts;
+    uint32_t ck = 0;
+    if (a < 8 && b < 8 && jleft < 16 && mode < 4 && lim < 4) {
+        ck = ((((msid << 3 | (uint32_t)a) << 3 | (uint32_t)b) << 4 | (uint32_t)jleft) << 2 | (uint32_t)mode) << 2
+             | (uint32_t)lim;
+        ck += 1;
+        if (f->capcol) {
+            uint64_t m = (uint64_t)f->capcol - 1, h = (ck * 0x9E3779B1u) & m;
+            while (f->col_keys[h]) {
+                if (f->col_keys[h] == ck) {
+                    got = f->col_vals[h];
+                    got->refs++;
+                    goto found;
+                }
+                h = (h + 1) & m;
+            }
+        }
     }
-    got = conv_get(t, 5);
-    Py_DECREF(t);
-    if (!got) return NULL;
+    {
+        PyObject *k = Py_BuildValue("(Iiiiii)", msid, a, b, jleft, mode, lim);
+        if (!k) return NULL;
+        PyObject *t = PyDict_GetItemWithError(x->colour_cache, k);
+        Py_XINCREF(t);
+        Py_DECREF(k);
+        if (!t) {
+            if (PyErr_Occurred()) return NULL;
+            t = PyObject_CallFunction(x->colour_options, "Iiiiii", msid, a, b, jleft, mode, lim);
+            if (!t) return NULL;
+        }
+        got = conv_get(t, 5);
+        Py_DECREF(t);
+        if (!got) return NULL;
+        if (ck) {
+            if (f->ncol >= 200000) facts_clear_colours(f);
+            if ((f->ncol + 1) * 2 > f->capcol) {
+                Py_ssize_t nc = f->capcol ? f->capcol * 2 : 4096;
+                uint32_t *nk = calloc((size_t)nc, sizeof *nk);
+                Conv **nv = calloc((size_t)nc, sizeof *nv);
+                if (!nk || !nv) {
+                    free(nk);
+                    free(nv);
+                    conv_release(got);
+                    PyErr_NoMemory();
+                    return NULL;
+                }
+                for (Py_ssize_t j = 0; j < f->capcol; j++) {
+                    if (!f->col_keys[j]) continue;
+                    uint64_t h = (f->col_keys[j] * 0x9E3779B1u) & (uint64_t)(nc - 1);
+                    while (nk[h]) h = (h + 1) & (uint64_t)(nc - 1);
+                    nk[h] = f->col_keys[j];
+                    nv[h] = f->col_vals[j];
+                }
+                free(f->col_keys);
+                free(f->col_vals);
+                f->col_keys = nk;
+                f->col_vals = nv;
+                f->capcol = nc;
+            }
+            uint64_t m = (uint64_t)f->capcol - 1, h = (ck * 0x9E3779B1u) & m;
+            while (f->col_keys[h]) h = (h + 1) & m;
+            f->col_keys[h] = ck;
+            f->col_vals[h] = got;
+            got->refs++; /* the module's count */
+            f->ncol++;
+        }
+    }
+found:
     if (optcache_put(&x->lists, key, got) < 0) {
         conv_release(got);
         return NULL;
