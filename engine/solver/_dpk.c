@@ -580,31 +580,40 @@ static int kernel_init(Kernel *k, PyObject *args, PyObject *kw) {
     return 0;
 }
 
-/* tops[i]: the m most valuable candidates after position i (see Pass.cap_tiles) */
-static PyObject *kernel_set_tops(Kernel *k, PyObject *tops) {
-    PyObject *f = PySequence_Fast(tops, "tops: expected a list");
-    if (!f) return NULL;
-    if (PySequence_Fast_GET_SIZE(f) != 52) {
-        Py_DECREF(f);
-        PyErr_SetString(PyExc_ValueError, "tops: expected 52 lists");
-        return NULL;
-    }
-    for (int i = 0; i < 52; i++) {
-        PyObject *row = PySequence_Fast(PySequence_Fast_GET_ITEM(f, i), "tops: expected lists");
-        if (!row) {
-            Py_DECREF(f);
-            return NULL;
+/* cap_tiles(): tops[i][m], the m most valuable candidates after position i
+ * (number-major, colour-minor; jokers included), as dp.Pass.cap_tiles */
+static PyObject *kernel_cap_tiles(Kernel *k, PyObject *noargs) {
+    int most = k->jtot - k->jt;
+    for (int i = 0; i < 52; i++) most += k->rack[i];
+    i64 *vals = malloc((size_t)(most + 1) * sizeof *vals); /* sorted, largest first */
+    if (!vals) return PyErr_NoMemory();
+    int nv = 0;
+    for (int j = 0; j < k->jtot - k->jt; j++) vals[nv++] = BIG + k->joker_value;
+    for (int n = 12; n >= 0; n--) {
+        for (int c = 3; c >= 0; c--) {
+            i64 *t = malloc((size_t)(nv + 1) * sizeof *t);
+            if (!t) {
+                free(vals);
+                return PyErr_NoMemory();
+            }
+            t[0] = 0;
+            for (int m = 0; m < nv; m++) t[m + 1] = t[m] + vals[m];
+            free(k->tops[n * 4 + c]);
+            k->tops[n * 4 + c] = t;
+            k->ntops[n * 4 + c] = nv + 1;
+            int i = c * 13 + n;
+            i64 v = BIG + (k->has_weights ? k->weights[i] : n + 1);
+            for (int r = 0; r < k->rack[i]; r++) {
+                int at = nv++;
+                while (at > 0 && vals[at - 1] < v) {
+                    vals[at] = vals[at - 1];
+                    at--;
+                }
+                vals[at] = v;
+            }
         }
-        Py_ssize_t n = PySequence_Fast_GET_SIZE(row);
-        i64 *t = malloc((size_t)(n ? n : 1) * sizeof *t);
-        for (Py_ssize_t j = 0; j < n; j++) t[j] = PyLong_AsLongLong(PySequence_Fast_GET_ITEM(row, j));
-        Py_DECREF(row);
-        free(k->tops[i]);
-        k->tops[i] = t;
-        k->ntops[i] = (int)n;
     }
-    Py_DECREF(f);
-    if (PyErr_Occurred()) return NULL;
+    free(vals);
     Py_RETURN_NONE;
 }
 
@@ -1140,7 +1149,7 @@ static PyMethodDef kernel_methods[] = {
     {"step", (PyCFunction)kernel_step, METH_VARARGS,
      "step(mode, floor, cap, limit, work, budget, option_list) -> (bool, work)"},
     {"result", (PyCFunction)kernel_result, METH_O, "result(budget): the best plan, or None"},
-    {"set_tops", (PyCFunction)kernel_set_tops, METH_O, "set_tops(tops)"},
+    {"cap_tiles", (PyCFunction)kernel_cap_tiles, METH_NOARGS, "the tops of dp.Pass.cap_tiles"},
     {"size", (PyCFunction)kernel_size, METH_NOARGS, "the states after the last number taken"},
     {NULL, NULL, 0, NULL},
 };

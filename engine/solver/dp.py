@@ -756,6 +756,10 @@ class Pass:
         reach it (where without the cap every candidate left counts). From
         the next number on; the answer is the same, only states that cannot
         reach the floor are cut."""
+        self.cap = tiles
+        if self.kernel is not None:
+            self.kernel.cap_tiles()  # the same sums, in C
+            return
         weights = self.weights
         rack = self.rack
         vals = [BIG + self.joker_value] * self.jr
@@ -770,9 +774,6 @@ class Pass:
                 i = c * 13 + n
                 vals += [BIG + (n + 1 if weights is None else weights[i])] * rack[i]
         self.tops = tops
-        self.cap = tiles
-        if self.kernel is not None:
-            self.kernel.set_tops(tops)
 
     def option_list(self, n: int, c: int, msid: int, jleft: int) -> Any:
         """The options a state of run multiset ``msid`` with ``jleft``
