@@ -140,7 +140,7 @@ def main(argv=None) -> int:
         if label.startswith("sabra"):
             met = r["p95"] < AIM_SABRA
             print(f"aim: under {AIM_SABRA:.0f} s per 4-player Sabra game (95th percentile): "
-                  f"{'met' if met else 'NOT met'} with the {backend} solver")
+                  f"{'met' if met else 'NOT met'} (solver: {backend})")
     return 0
 
 
