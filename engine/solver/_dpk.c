@@ -4,15 +4,21 @@
  *
  * dp.py stays the source of truth: this kernel is the hot part of
  * Pass.step (the colour steps, the close of a number, the dominance filter
- * and the narrow pass's cut) and Pass.result (the walk back), over the
+ * and the narrow pass's cut), Pass.result (the walk back), Pass.cap_tiles
+ * and the depth-first search of dp.feasible, over the
  * same packed keys, the same insertion order (a Python dict's: a key
  * updated keeps its place) and the same stable sorts. Everything else -
  * the per-colour option lists, the run multisets, their dominance and
  * whether they can close - it asks dp.py for, through the callables it is
  * given, and remembers. engine/solver/build.py compiles it beside the
  * mypyc build; engine/solver/compiled.py uses it only while its digest
- * matches (this file and dp.py). tests/engine/test_solver_compiled.py
- * requires the same plans with and without it.
+ * matches (this file and dp.py). tests/engine/test_solver_kernel.py
+ * requires the same plans, work and witnesses with and without it.
+ *
+ * Size: one file because it is one extension module, and its parts share
+ * what makes them agree with dp.py: the key layout, the option lists
+ * converted once for the process, what is known of run multisets (Facts),
+ * and the digest the build checks.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -133,6 +139,70 @@ static int layer_offer(Layer *l, u128 key, i64 sc, int32_t parent, PyObject *opt
 }
 
 /* ------------------------------------------------------------------ */
+/* a map of non-zero 32-bit keys to values (open addressing) */
+
+typedef struct {
+    uint32_t *keys; /* 0: empty */
+    intptr_t *vals;
+    Py_ssize_t n, cap;
+} U32Map;
+
+static inline uint64_t u32_slot(uint32_t key, Py_ssize_t cap) {
+    return (key * 0x9E3779B1u) & (uint64_t)(cap - 1);
+}
+
+/* 1 and *out set when the key is there, else 0 */
+static inline int u32_get(const U32Map *m, uint32_t key, intptr_t *out) {
+    if (!m->cap) return 0;
+    for (uint64_t h = u32_slot(key, m->cap); m->keys[h]; h = (h + 1) & (uint64_t)(m->cap - 1)) {
+        if (m->keys[h] == key) {
+            *out = m->vals[h];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* a key not there yet; -1 (MemoryError set) when the table cannot grow */
+static int u32_put(U32Map *m, uint32_t key, intptr_t val) {
+    if ((m->n + 1) * 2 > m->cap) {
+        Py_ssize_t nc = m->cap ? m->cap * 2 : 256;
+        uint32_t *nk = calloc((size_t)nc, sizeof *nk);
+        intptr_t *nv = calloc((size_t)nc, sizeof *nv);
+        if (!nk || !nv) {
+            free(nk);
+            free(nv);
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (Py_ssize_t j = 0; j < m->cap; j++) {
+            if (!m->keys[j]) continue;
+            uint64_t h = u32_slot(m->keys[j], nc);
+            while (nk[h]) h = (h + 1) & (uint64_t)(nc - 1);
+            nk[h] = m->keys[j];
+            nv[h] = m->vals[j];
+        }
+        free(m->keys);
+        free(m->vals);
+        m->keys = nk;
+        m->vals = nv;
+        m->cap = nc;
+    }
+    uint64_t h = u32_slot(key, m->cap);
+    while (m->keys[h]) h = (h + 1) & (uint64_t)(m->cap - 1);
+    m->keys[h] = key;
+    m->vals[h] = val;
+    m->n++;
+    return 0;
+}
+
+static void u32_free(U32Map *m) {
+    free(m->keys);
+    free(m->vals);
+    memset(m, 0, sizeof *m);
+}
+
+/* ------------------------------------------------------------------ */
 /* what dp.py knows of run multisets, remembered (one per dp module: the
  * ids are that module's) */
 
@@ -145,20 +215,14 @@ typedef struct {
     PyObject *closable;  /* closable_at_end(i) */
     uint8_t *dom;        /* NMS * NMS: 0 not asked, 1 no, 2 yes */
     int8_t close[NMS];   /* 0 not asked, 1 no, 2 yes */
-    /* colour_options(msid, a, b, jcap, mode, lim) converted, by those packed */
-    uint32_t *col_keys;
-    struct Conv **col_vals;
-    Py_ssize_t ncol, capcol;
+    /* colour_options(msid, a, b, jcap, mode, lim) converted (Conv *), by those packed */
+    U32Map colours;
 } Facts;
 
 static void facts_clear_colours(Facts *f) {
-    for (Py_ssize_t i = 0; i < f->capcol; i++)
-        if (f->col_keys[i]) conv_release(f->col_vals[i]);
-    free(f->col_keys);
-    free(f->col_vals);
-    f->col_keys = NULL;
-    f->col_vals = NULL;
-    f->ncol = f->capcol = 0;
+    for (Py_ssize_t i = 0; i < f->colours.cap; i++)
+        if (f->colours.keys[i]) conv_release((struct Conv *)f->colours.vals[i]);
+    u32_free(&f->colours);
 }
 
 static void facts_dealloc(Facts *f) {
@@ -381,59 +445,16 @@ static Conv *conv_get(PyObject *tup, int kind) {
     return cv;
 }
 
-/* per pass or search: (slot, lk) -> the list */
-typedef struct {
-    uint32_t key; /* slot << 16 | lk, + 1 */
-    Conv *cv;
-} OptList;
-
-typedef struct {
-    OptList *t;
-    Py_ssize_t n, cap;
-} OptCache;
-
-static void optcache_free(OptCache *c) {
+/* per pass or search: (slot, lk) -> the list (Conv *, counted) */
+static void optcache_free(U32Map *c) {
     for (Py_ssize_t i = 0; i < c->cap; i++)
-        if (c->t[i].key) conv_release(c->t[i].cv);
-    free(c->t);
-    memset(c, 0, sizeof *c);
+        if (c->keys[i]) conv_release((Conv *)c->vals[i]);
+    u32_free(c);
 }
 
-static Conv *optcache_get(OptCache *c, uint32_t key) {
-    if (!c->cap) return NULL;
-    uint64_t m = (uint64_t)c->cap - 1, h = (key * 0x9E3779B1u) & m;
-    while (c->t[h].key) {
-        if (c->t[h].key == key) return c->t[h].cv;
-        h = (h + 1) & m;
-    }
-    return NULL;
-}
-
-/* remember cv (its count passes to the cache) */
-static int optcache_put(OptCache *c, uint32_t key, Conv *cv) {
-    if ((c->n + 1) * 2 > c->cap) {
-        Py_ssize_t nc = c->cap ? c->cap * 2 : 256;
-        OptList *t = calloc((size_t)nc, sizeof *t);
-        if (!t) {
-            PyErr_NoMemory();
-            return -1;
-        }
-        for (Py_ssize_t i = 0; i < c->cap; i++) {
-            if (!c->t[i].key) continue;
-            uint64_t h = (c->t[i].key * 0x9E3779B1u) & (uint64_t)(nc - 1);
-            while (t[h].key) h = (h + 1) & (uint64_t)(nc - 1);
-            t[h] = c->t[i];
-        }
-        free(c->t);
-        c->t = t;
-        c->cap = nc;
-    }
-    uint64_t m = (uint64_t)c->cap - 1, h = (key * 0x9E3779B1u) & m;
-    while (c->t[h].key) h = (h + 1) & m;
-    c->t[h].key = key;
-    c->t[h].cv = cv;
-    c->n++;
-    return 0;
+static inline Conv *optcache_get(const U32Map *c, uint32_t key) {
+    intptr_t v;
+    return u32_get(c, key, &v) ? (Conv *)v : NULL;
 }
 
 /* ------------------------------------------------------------------ */
@@ -467,7 +488,7 @@ typedef struct {
     PyObject *empty_opt, *limit_exc, *plan_cls;
     PyObject *opt_lists; /* dp.Pass.opt_lists: the position's lists, 52 dicts */
     Facts *facts;
-    OptCache opts;
+    U32Map opts;
     Number num[13];
     int nnum;       /* numbers taken */
     Layer cur;      /* the states after the last number taken */
@@ -505,6 +526,32 @@ static int int_list(PyObject *seq, int n, i64 *out) {
     return PyErr_Occurred() ? -1 : 0;
 }
 
+/* the 52 counts of a position's lists (table, rack, lims, ...) and its
+ * 13 x 4 "later" rows (dp._later), as ints */
+static int read_position(PyObject **lists, int **into, int count, PyObject *later, int rows[13][4]) {
+    i64 buf[52];
+    for (int a = 0; a < count; a++) {
+        if (int_list(lists[a], 52, buf) < 0) return -1;
+        for (int i = 0; i < 52; i++) into[a][i] = (int)buf[i];
+    }
+    PyObject *lf = PySequence_Fast(later, "later: expected a list");
+    if (!lf) return -1;
+    if (PySequence_Fast_GET_SIZE(lf) != 13) {
+        Py_DECREF(lf);
+        PyErr_SetString(PyExc_ValueError, "later: expected 13 rows");
+        return -1;
+    }
+    for (int n = 0; n < 13; n++) {
+        if (int_list(PySequence_Fast_GET_ITEM(lf, n), 4, buf) < 0) {
+            Py_DECREF(lf);
+            return -1;
+        }
+        for (int c = 0; c < 4; c++) rows[n][c] = (int)buf[c];
+    }
+    Py_DECREF(lf);
+    return 0;
+}
+
 static int kernel_init(Kernel *k, PyObject *args, PyObject *kw) {
     PyObject *table, *rack, *lims, *rest, *later, *weights, *budget, *full_cap, *prune;
     PyObject *empty_opt, *limit_exc, *plan_cls, *facts, *opt_lists;
@@ -525,29 +572,10 @@ static int kernel_init(Kernel *k, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_TypeError, "facts must be a Facts");
         return -1;
     }
-    i64 buf[53];
-    if (int_list(table, 52, buf) < 0) return -1;
-    for (int i = 0; i < 52; i++) k->table[i] = (int)buf[i];
-    if (int_list(rack, 52, buf) < 0) return -1;
-    for (int i = 0; i < 52; i++) k->rack[i] = (int)buf[i];
-    if (int_list(lims, 52, buf) < 0) return -1;
-    for (int i = 0; i < 52; i++) k->lims[i] = (int)buf[i];
+    PyObject *lists[3] = {table, rack, lims};
+    int *into[3] = {k->table, k->rack, k->lims};
+    if (read_position(lists, into, 3, later, k->later) < 0) return -1;
     if (int_list(rest, 52, k->rest) < 0) return -1;
-    PyObject *lf = PySequence_Fast(later, "later: expected a list");
-    if (!lf) return -1;
-    if (PySequence_Fast_GET_SIZE(lf) != 13) {
-        Py_DECREF(lf);
-        PyErr_SetString(PyExc_ValueError, "later: expected 13 rows");
-        return -1;
-    }
-    for (int n = 0; n < 13; n++) {
-        if (int_list(PySequence_Fast_GET_ITEM(lf, n), 4, buf) < 0) {
-            Py_DECREF(lf);
-            return -1;
-        }
-        for (int c = 0; c < 4; c++) k->later[n][c] = (int)buf[c];
-    }
-    Py_DECREF(lf);
     k->has_weights = weights != Py_None;
     if (k->has_weights && int_list(weights, 53, k->weights) < 0) return -1;
     k->has_budget = budget != Py_None;
@@ -622,6 +650,7 @@ static inline i64 order_key(const Entry *e) {
     return -e->score * 16 + (i64)field(e->key, J_SHIFT, 0xF);
 }
 
+/* the layer qsort is sorting (the kernel holds the GIL throughout: one sort at a time) */
 static const Entry *sort_base;
 
 static int by_order(const void *a, const void *b) {
@@ -853,7 +882,7 @@ static Conv *options(Kernel *k, int n, int c, unsigned msid, int jleft) {
     got = conv_get(t, 7);
     Py_DECREF(t);
     if (!got) return NULL;
-    if (optcache_put(&k->opts, key, got) < 0) {
+    if (u32_put(&k->opts, key, (intptr_t)got) < 0) {
         conv_release(got);
         return NULL;
     }
@@ -1141,16 +1170,11 @@ fail:
     return NULL;
 }
 
-static PyObject *kernel_size(Kernel *k, PyObject *noargs) {
-    return PyLong_FromSsize_t(k->cur.n);
-}
-
 static PyMethodDef kernel_methods[] = {
     {"step", (PyCFunction)kernel_step, METH_VARARGS,
      "step(mode, floor, cap, limit, work, budget, option_list) -> (bool, work)"},
     {"result", (PyCFunction)kernel_result, METH_O, "result(budget): the best plan, or None"},
     {"cap_tiles", (PyCFunction)kernel_cap_tiles, METH_NOARGS, "the tops of dp.Pass.cap_tiles"},
-    {"size", (PyCFunction)kernel_size, METH_NOARGS, "the states after the last number taken"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1194,10 +1218,8 @@ typedef struct {
     PyObject *colour_cache, *colour_options, *ahead_need, *ahead_cache;
     PyObject *empty_opt, *limit_exc, *path;
     Facts *facts;
-    OptCache lists;
-    uint32_t *need_keys; /* nm << 6 | c << 4 | n, + 1 -> the jokers its runs need ahead */
-    int *need_vals;
-    Py_ssize_t nneed, capneed;
+    U32Map lists;
+    U32Map needs; /* nm << 6 | c << 4 | n, + 1 -> the jokers its runs need ahead */
     Dead *dead;
     Py_ssize_t ndead, capdead;
     Failed *failed[14];
@@ -1206,8 +1228,7 @@ typedef struct {
 
 static void search_dealloc(Search *x) {
     optcache_free(&x->lists);
-    free(x->need_keys);
-    free(x->need_vals);
+    u32_free(&x->needs);
     free(x->dead);
     for (int i = 0; i < 14; i++) free(x->failed[i]);
     Py_XDECREF(x->empty_opt);
@@ -1238,38 +1259,20 @@ static int search_init(Search *x, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_TypeError, "facts must be a Facts");
         return -1;
     }
-    i64 buf[52];
-    int *dest[4] = {x->table, x->rack, x->lims, x->idle};
-    PyObject *src[4] = {table, rack, lims, idle};
-    for (int a = 0; a < 4; a++) {
-        if (int_list(src[a], 52, buf) < 0) return -1;
-        for (int i = 0; i < 52; i++) dest[a][i] = (int)buf[i];
-    }
-    PyObject *lf = PySequence_Fast(later, "later: expected a list");
-    if (!lf) return -1;
-    if (PySequence_Fast_GET_SIZE(lf) != 13) {
-        Py_DECREF(lf);
-        PyErr_SetString(PyExc_ValueError, "later: expected 13 rows");
-        return -1;
-    }
-    for (int n = 0; n < 13; n++) {
-        if (int_list(PySequence_Fast_GET_ITEM(lf, n), 4, buf) < 0) {
-            Py_DECREF(lf);
-            return -1;
-        }
-        for (int c = 0; c < 4; c++) x->later[n][c] = (int)buf[c];
-    }
-    Py_DECREF(lf);
+    PyObject *lists[4] = {table, rack, lims, idle};
+    int *into[4] = {x->table, x->rack, x->lims, x->idle};
+    if (read_position(lists, into, 4, later, x->later) < 0) return -1;
+    i64 buf[13];
     if (int_list(modes, 13, buf) < 0) return -1;
     for (int n = 0; n < 13; n++) x->modes[n] = (int)buf[n];
     if (as_u128(full_cap, &x->full_cap) < 0) return -1;
     x->limit = limit;
     x->visits = 0;
     PyObject *keep[4] = {colour_cache, colour_options, ahead_need, ahead_cache};
-    PyObject **into[4] = {&x->colour_cache, &x->colour_options, &x->ahead_need, &x->ahead_cache};
+    PyObject **held[4] = {&x->colour_cache, &x->colour_options, &x->ahead_need, &x->ahead_cache};
     for (int i = 0; i < 4; i++) {
         Py_INCREF(keep[i]);
-        Py_XSETREF(*into[i], keep[i]);
+        Py_XSETREF(*held[i], keep[i]);
     }
     Py_INCREF(empty_opt);
     Py_XSETREF(x->empty_opt, empty_opt);
@@ -1295,16 +1298,11 @@ static Conv *dfs_options(Search *x, int n, int c, unsigned msid, int jleft) {
         ck = ((((msid << 3 | (uint32_t)a) << 3 | (uint32_t)b) << 4 | (uint32_t)jleft) << 2 | (uint32_t)mode) << 2
              | (uint32_t)lim;
         ck += 1;
-        if (f->capcol) {
-            uint64_t m = (uint64_t)f->capcol - 1, h = (ck * 0x9E3779B1u) & m;
-            while (f->col_keys[h]) {
-                if (f->col_keys[h] == ck) {
-                    got = f->col_vals[h];
-                    got->refs++;
-                    goto found;
-                }
-                h = (h + 1) & m;
-            }
+        intptr_t v;
+        if (u32_get(&f->colours, ck, &v)) {
+            got = (Conv *)v;
+            got->refs++;
+            goto found;
         }
     }
     {
@@ -1322,41 +1320,16 @@ static Conv *dfs_options(Search *x, int n, int c, unsigned msid, int jleft) {
         Py_DECREF(t);
         if (!got) return NULL;
         if (ck) {
-            if (f->ncol >= 200000) facts_clear_colours(f);
-            if ((f->ncol + 1) * 2 > f->capcol) {
-                Py_ssize_t nc = f->capcol ? f->capcol * 2 : 4096;
-                uint32_t *nk = calloc((size_t)nc, sizeof *nk);
-                Conv **nv = calloc((size_t)nc, sizeof *nv);
-                if (!nk || !nv) {
-                    free(nk);
-                    free(nv);
-                    conv_release(got);
-                    PyErr_NoMemory();
-                    return NULL;
-                }
-                for (Py_ssize_t j = 0; j < f->capcol; j++) {
-                    if (!f->col_keys[j]) continue;
-                    uint64_t h = (f->col_keys[j] * 0x9E3779B1u) & (uint64_t)(nc - 1);
-                    while (nk[h]) h = (h + 1) & (uint64_t)(nc - 1);
-                    nk[h] = f->col_keys[j];
-                    nv[h] = f->col_vals[j];
-                }
-                free(f->col_keys);
-                free(f->col_vals);
-                f->col_keys = nk;
-                f->col_vals = nv;
-                f->capcol = nc;
+            if (f->colours.n >= 200000) facts_clear_colours(f);
+            if (u32_put(&f->colours, ck, (intptr_t)got) < 0) {
+                conv_release(got);
+                return NULL;
             }
-            uint64_t m = (uint64_t)f->capcol - 1, h = (ck * 0x9E3779B1u) & m;
-            while (f->col_keys[h]) h = (h + 1) & m;
-            f->col_keys[h] = ck;
-            f->col_vals[h] = got;
             got->refs++; /* the module's count */
-            f->ncol++;
         }
     }
 found:
-    if (optcache_put(&x->lists, key, got) < 0) {
+    if (u32_put(&x->lists, key, (intptr_t)got) < 0) {
         conv_release(got);
         return NULL;
     }
@@ -1367,13 +1340,8 @@ found:
  * index n (dp's ahead_need, from its cache where it has it); -1 on error */
 static int need_ahead(Search *x, unsigned nm, int c, int n) {
     uint32_t key = (nm << 6 | (uint32_t)c << 4 | (uint32_t)n) + 1;
-    if (x->capneed) {
-        uint64_t m = (uint64_t)x->capneed - 1, h = (key * 0x9E3779B1u) & m;
-        while (x->need_keys[h]) {
-            if (x->need_keys[h] == key) return x->need_vals[h];
-            h = (h + 1) & m;
-        }
-    }
+    intptr_t v0;
+    if (u32_get(&x->needs, key, &v0)) return (int)v0;
     PyObject *pk = PyLong_FromUnsignedLong(key - 1);
     if (!pk) return -1;
     PyObject *v = PyDict_GetItemWithError(x->ahead_cache, pk);
@@ -1387,34 +1355,7 @@ static int need_ahead(Search *x, unsigned nm, int c, int n) {
     long need = PyLong_AsLong(v);
     Py_DECREF(v);
     if (need == -1 && PyErr_Occurred()) return -1;
-    if ((x->nneed + 1) * 2 > x->capneed) {
-        Py_ssize_t nc = x->capneed ? x->capneed * 2 : 256;
-        uint32_t *nk = calloc((size_t)nc, sizeof *nk);
-        int *nv = calloc((size_t)nc, sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
-            PyErr_NoMemory();
-            return -1;
-        }
-        for (Py_ssize_t j = 0; j < x->capneed; j++) {
-            if (!x->need_keys[j]) continue;
-            uint64_t h = (x->need_keys[j] * 0x9E3779B1u) & (uint64_t)(nc - 1);
-            while (nk[h]) h = (h + 1) & (uint64_t)(nc - 1);
-            nk[h] = x->need_keys[j];
-            nv[h] = x->need_vals[j];
-        }
-        free(x->need_keys);
-        free(x->need_vals);
-        x->need_keys = nk;
-        x->need_vals = nv;
-        x->capneed = nc;
-    }
-    uint64_t m = (uint64_t)x->capneed - 1, h = (key * 0x9E3779B1u) & m;
-    while (x->need_keys[h]) h = (h + 1) & m;
-    x->need_keys[h] = key;
-    x->need_vals[h] = (int)need;
-    x->nneed++;
+    if (u32_put(&x->needs, key, (intptr_t)need) < 0) return -1;
     return (int)need;
 }
 
@@ -1653,14 +1594,9 @@ static PyObject *search_run(Search *x, PyObject *args) {
     return x->path;
 }
 
-static PyObject *search_visits(Search *x, PyObject *noargs) {
-    return PyLong_FromLongLong(x->visits);
-}
-
 static PyMethodDef search_methods[] = {
     {"run", (PyCFunction)search_run, METH_VARARGS,
      "run(budget): the path found (last step first), or None"},
-    {"visits", (PyCFunction)search_visits, METH_NOARGS, "the states visited"},
     {NULL, NULL, 0, NULL},
 };
 
