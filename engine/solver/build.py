@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         try:
             files = build(verbose="-v" in args)
         except (RuntimeError, OSError) as exc:
-            print(f"engine.solver.build: {exc}; solve() stays interpreted", file=sys.stderr)
+            runs = "compiled, without the layers in C" if _compiled()[0] is not None else "interpreted"
+            print(f"engine.solver.build: {exc}; solve() runs {runs}", file=sys.stderr)
             return 1
         print(f"compiled solver built: {', '.join(f.name for f in files)}")
         return 0

@@ -1159,7 +1159,7 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     if KERNEL:
         # the same search in C (engine/solver/_dpk.c): the same path
         ahead: Any = search.ahead_need
-        found = KERNEL.Search(table, rack, search.lims, [1 if x else 0 for x in search.idle],
+        found = KERNEL.Search(table, rack, search.lims, search.idle,
                               search.later, jt, search.jtot, 1 if search.lazy else 0,
                               search.fullv, 1 if DFS_DOMINANCE else 0, search.full_cap,
                               search.limit, _EMPTY_OPT, SearchLimit, _facts(), search.modes,
