@@ -20,7 +20,12 @@ solver's reported optimum but the Lagrangian value of its row prices,
 recomputed here (every column boxed, so any prices give a valid bound):
 it holds whatever the solver's tolerances.
 
-The linear programme is solved by HiGHS: its own Python package
+The linear programme is solved by the dual simplex in C of
+``engine/solver/_lp.c`` when it is built (bin/setup builds it beside the
+compiled programme; :mod:`engine.solver.compiled` uses it only while it is
+built from the ``_lp.c`` beside it): from the rows' logical basis on every
+call, so a bound and its point never depend on the calls before it.
+Otherwise (or with ``SIMPLEX`` set to 0) by HiGHS: its own Python package
 ``highspy`` (the ``fast`` extra, as bin/setup installs it), or else the
 same binding inside SciPy, when either is installed. Its plain ``_Highs``
 class is used: ``highspy.Highs`` prints a banner on standard output, which
@@ -28,8 +33,8 @@ would break the engine's JSON Lines commands. The model is kept, one a
 thread, and each call changes its bounds (and costs, when the weights
 change); a call ``cold`` starts from HiGHS's slack basis with presolve
 off (as many simplex iterations as from another position's basis, each
-cheaper), else from the previous call's basis. Without highspy or SciPy,
-:func:`score_bound` answers ``None`` and the solver proves its answers by
+cheaper), else from the previous call's basis. With neither the simplex in
+C nor highspy or SciPy, :func:`score_bound` answers ``None`` and the solver proves its answers by
 the programme alone; the answers are the same either way.
 """
 
@@ -47,7 +52,28 @@ _hc: Any = None
 _LOADED = False
 
 
+# 1: the dual simplex in C when it is built (0: HiGHS, as before it)
+SIMPLEX = 1
+_simplex_mod: Any = None
+_SIMPLEX_LOADED = False
+
+
+def _c_simplex() -> Any:
+    """The dual simplex in C (``engine.solver._lp``) when it is built from
+    the ``_lp.c`` beside it and ``SIMPLEX`` is set, else ``None``."""
+    global _simplex_mod, _SIMPLEX_LOADED
+    if not SIMPLEX:
+        return None
+    if not _SIMPLEX_LOADED:
+        _SIMPLEX_LOADED = True
+        from .compiled import _simplex
+
+        _simplex_mod = _simplex()[0]
+    return _simplex_mod
+
+
 def _load() -> bool:
+    """Whether HiGHS (highspy or SciPy's) imports; numpy and it loaded."""
     global np, _hc, _LOADED
     if not _LOADED:
         _LOADED = True
@@ -83,15 +109,21 @@ FACE_VALUES = [float(t % 13 + 1) for t in range(52)] + [float(JOKER_VALUE)]
 
 
 def available() -> bool:
-    """Whether the bound can be computed here (HiGHS is importable)."""
-    return _load()
+    """Whether the bound can be computed here (the simplex in C is built,
+    or HiGHS is importable)."""
+    return _c_simplex() is not None or _load()
 
 
 def backend() -> str:
-    """Which HiGHS the bound runs on, with its version (``"highspy 1.x"``,
-    ``"scipy 1.x"``), or ``"none"``. The tiles and value of an answer never
-    depend on it; the layout of a play may (the relaxation's rounded play
-    is an incumbent), so the analysis names it (:func:`engine.analysis.solver_version`)."""
+    """What the bound runs on: ``"dual simplex in C (sha256:...)"`` (the
+    digest of ``_lp.c``), else which HiGHS with its version (``"highspy
+    1.x"``, ``"scipy 1.x"``), or ``"none"``. The tiles and value of an
+    answer never depend on it; the layout of a play may (the relaxation's
+    rounded play is an incumbent), so the analysis names it
+    (:func:`engine.analysis.solver_version`)."""
+    lp = _c_simplex()
+    if lp is not None:
+        return f"dual simplex in C (sha256:{lp.SOURCE_DIGEST[:16]})"
     if not _load():
         return "none"
     from importlib.metadata import PackageNotFoundError, version
@@ -325,12 +357,42 @@ def integral_layout(x: list[int], table: list[int], rack: list[int], jt: int,
 _LOCAL = threading.local()
 
 
+class _CModel:
+    """The last optimum of the simplex in C, a thread's own (as
+    :class:`_Model` keeps HiGHS's): what :func:`last_played`,
+    :func:`last_layout` and :func:`last_shapes` read."""
+
+    def __init__(self) -> None:
+        self.played: tuple[list[int], int] | None = None
+        self.shapes: list[int] | None = None
+        self._melds: Any = None
+
+    melds = _Model.melds
+
+    def forget(self) -> None:
+        self.played = self._melds = self.shapes = None
+
+    def bound(self, lp: Any, table: list[int], rack: list[int], jt: int, jr: int,
+              weights: list[int] | None) -> float | None:
+        self.forget()
+        got = lp.solve(table, rack, jt, jr, weights)
+        if got is None:
+            return None  # no point fits (or the simplex gave up): no bound
+        ub, played, jokers, shapes, point, _pivots = got
+        self.played = (played, jokers)
+        self.shapes = shapes
+        if point is not None:
+            # an integral optimum: its shapes are a layout of the play
+            self._melds = (point, table[:52], rack[:52], jt, jr)
+        return ub
+
+
 def last_played() -> tuple[list[int], int] | None:
     """The rack tiles (52 counts, rack jokers) played by the optimum of
     this thread's last :func:`score_bound`, each rounded down; ``None``
     when that call gave no bound. A hint for a plan to try, nothing more:
     it need not divide with the table."""
-    model = getattr(_LOCAL, "model", None)
+    model = getattr(_LOCAL, "last", None)
     return None if model is None else model.played
 
 
@@ -339,7 +401,7 @@ def last_layout() -> list[tuple[int, ...]] | None:
     when that optimum is integral (see :func:`integral_layout`): a layout of
     the table and exactly the play :func:`last_played` gives; else
     ``None``."""
-    model = getattr(_LOCAL, "model", None)
+    model = getattr(_LOCAL, "last", None)
     return None if model is None else model.melds
 
 
@@ -348,7 +410,7 @@ def last_shapes() -> list[int] | None:
     :func:`score_bound` (a count per shape of :data:`SHAPES`), each rounded
     down; ``None`` when that call gave no bound. A hint, as
     :func:`last_played`."""
-    model = getattr(_LOCAL, "model", None)
+    model = getattr(_LOCAL, "last", None)
     return None if model is None else model.shapes
 
 
@@ -360,6 +422,9 @@ def forget() -> None:
     if model is not None:
         model.h.clearSolver()
         model.forget()
+    last = getattr(_LOCAL, "last", None)
+    if last is not None:
+        last.forget()
 
 
 def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
@@ -367,14 +432,23 @@ def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
     """An upper bound on the score (``BIG`` a tile placed plus the value,
     face values or ``weights``) of any plan placing all of ``table`` (52
     counts, ``jt`` jokers) and some of ``rack`` (52 counts, ``jr`` jokers);
-    ``None`` when it cannot be computed (no SciPy, or the solver failed).
+    ``None`` when it cannot be computed (neither the simplex in C nor
+    HiGHS, or the solver failed).
     Rounding aside (well under 1e-3 on these magnitudes), no plan scores
     more."""
+    lp = _c_simplex()
+    if lp is not None:
+        cmodel = getattr(_LOCAL, "cmodel", None)
+        if cmodel is None:
+            cmodel = _LOCAL.cmodel = _CModel()
+        _LOCAL.last = cmodel
+        return cmodel.bound(lp, table, rack, jt, jr, weights)
     if not _load():
         return None
     model = getattr(_LOCAL, "model", None)
     if model is None:
         model = _LOCAL.model = _Model()
+    _LOCAL.last = model
     try:
         return model.bound(table, rack, jt, jr, weights, cold)
     except Exception:  # noqa: BLE001 - a bound is an accelerator only

@@ -15,9 +15,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .compiled import HERE, KERNEL_NAME, KERNEL_SOURCE, NAME, SOURCE, _compiled, _kernel, kernel_digest, load, source_digest
+from .compiled import (HERE, KERNEL_NAME, KERNEL_SOURCE, NAME, SIMPLEX_NAME, SIMPLEX_SOURCE, SOURCE, _compiled, _kernel,
+                       _simplex, kernel_digest, load, simplex_digest, source_digest)
 
-# compiles the kernel (engine/solver/_dpk.c) with setuptools, run in a scratch directory
+# compiles one C extension (engine/solver/_dpk.c, _lp.c) with setuptools, run in a scratch directory
 _KERNEL_SETUP = """
 import sys
 from setuptools import Distribution, Extension
@@ -60,7 +61,7 @@ def build(verbose: bool = False) -> list[Path]:
         if not built:
             raise RuntimeError("mypyc wrote no extension module")
         out = _install(built, NAME)
-    return out + build_kernel(verbose)
+    return out + build_kernel(verbose) + build_simplex(verbose)
 
 
 def build_kernel(verbose: bool = False) -> list[Path]:
@@ -70,20 +71,34 @@ def build_kernel(verbose: bool = False) -> list[Path]:
     :returns: the files written.
     :raises RuntimeError: the C compiler failed (its output in the message).
     """
-    digest = kernel_digest()
-    with tempfile.TemporaryDirectory(prefix="tk-solver-kernel-") as tmp:
-        shutil.copy2(KERNEL_SOURCE, Path(tmp, f"{KERNEL_NAME}.c"))
-        proc = subprocess.run([sys.executable, "-c", _KERNEL_SETUP.format(name=KERNEL_NAME), digest],
+    return _build_c(KERNEL_NAME, KERNEL_SOURCE, kernel_digest(), verbose)
+
+
+def build_simplex(verbose: bool = False) -> list[Path]:
+    """Compile the bound's dual simplex (``_lp.c``) into ``engine/solver/``,
+    with its digest built in.
+
+    :returns: the files written.
+    :raises RuntimeError: the C compiler failed (its output in the message).
+    """
+    return _build_c(SIMPLEX_NAME, SIMPLEX_SOURCE, simplex_digest(), verbose)
+
+
+def _build_c(name: str, source: Path, digest: str, verbose: bool) -> list[Path]:
+    """Compile the C extension ``name`` from ``source`` with ``digest`` built in."""
+    with tempfile.TemporaryDirectory(prefix=f"tk-solver-{name}-") as tmp:
+        shutil.copy2(source, Path(tmp, f"{name}.c"))
+        proc = subprocess.run([sys.executable, "-c", _KERNEL_SETUP.format(name=name), digest],
                               cwd=tmp, capture_output=True, text=True)
         if verbose or proc.returncode:
             sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-4000:])
         if proc.returncode:
-            raise RuntimeError(f"the C compiler failed on {KERNEL_SOURCE.name} (exit {proc.returncode})")
-        built = sorted(Path(tmp, "engine", "solver").glob(f"{KERNEL_NAME}*.so")) + \
-            sorted(Path(tmp, "engine", "solver").glob(f"{KERNEL_NAME}*.pyd"))
+            raise RuntimeError(f"the C compiler failed on {source.name} (exit {proc.returncode})")
+        built = sorted(Path(tmp, "engine", "solver").glob(f"{name}*.so")) + \
+            sorted(Path(tmp, "engine", "solver").glob(f"{name}*.pyd"))
         if not built:
-            raise RuntimeError("the kernel's build wrote no extension module")
-        return _install(built, KERNEL_NAME)
+            raise RuntimeError(f"the build of {source.name} wrote no extension module")
+        return _install(built, name)
 
 
 def _install(built: list[Path], name: str) -> list[Path]:
@@ -119,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     mod, why = _compiled()
     if args[0] == "check":
-        return 0 if mod is not None and _kernel()[0] is not None else 1
+        return 0 if mod is not None and _kernel()[0] is not None and _simplex()[0] is not None else 1
     print(load()[1])
     return 0
 

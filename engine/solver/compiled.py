@@ -31,6 +31,8 @@ SOURCE = HERE / "dp.py"
 NAME = "_dpc"  # the compiled module: engine.solver._dpc
 KERNEL_SOURCE = HERE / "_dpk.c"
 KERNEL_NAME = "_dpk"  # the layers in C: engine.solver._dpk
+SIMPLEX_SOURCE = HERE / "_lp.c"
+SIMPLEX_NAME = "_lp"  # the bound's dual simplex in C: engine.solver._lp
 ENV = "TABLEKEEPER_SOLVER"
 CHOICES = ("auto", "python", "compiled")
 
@@ -47,27 +49,39 @@ def kernel_digest() -> str:
     return hashlib.sha256(SOURCE.read_bytes() + KERNEL_SOURCE.read_bytes()).hexdigest()
 
 
+def simplex_digest() -> str:
+    """SHA-256 of ``_lp.c`` as it is on disk."""
+    return hashlib.sha256(SIMPLEX_SOURCE.read_bytes()).hexdigest()
+
+
+def _built(name: str, digest: str, source: str) -> tuple[ModuleType | None, str]:
+    """The extension module ``name`` if it is built from the source of
+    ``digest``, and why not."""
+    try:
+        mod = importlib.import_module(f"{__package__}.{name}")
+    except ImportError:
+        return None, "not built"
+    if getattr(mod, "SOURCE_DIGEST", None) != digest:
+        return None, f"built from another {source}"
+    return mod, "current"
+
+
+def _simplex() -> tuple[ModuleType | None, str]:
+    """The bound's dual simplex in C (:mod:`engine.solver.bound`) if it is
+    built from this ``_lp.c``, and why not."""
+    return _built(SIMPLEX_NAME, simplex_digest(), "_lp.c")
+
+
 def _kernel() -> tuple[ModuleType | None, str]:
     """The layers in C if they are built from this ``dp.py`` and
     ``_dpk.c``, and why not."""
-    try:
-        mod = importlib.import_module(f"{__package__}.{KERNEL_NAME}")
-    except ImportError:
-        return None, "not built"
-    if getattr(mod, "SOURCE_DIGEST", None) != kernel_digest():
-        return None, "built from another dp.py or _dpk.c"
-    return mod, "current"
+    return _built(KERNEL_NAME, kernel_digest(), "dp.py or _dpk.c")
 
 
 def _compiled() -> tuple[ModuleType | None, str]:
     """The compiled module if it is built from this ``dp.py``, and why not."""
-    try:
-        mod = importlib.import_module(f"{__package__}.{NAME}")
-    except ImportError:
-        return None, "not built"
-    if getattr(mod, "SOURCE_DIGEST", None) != source_digest():
-        return None, "built from another dp.py"
-    return mod, "compiled"
+    mod, why = _built(NAME, source_digest(), "dp.py")
+    return mod, "compiled" if mod is not None else why
 
 
 def load() -> tuple[ModuleType, str]:

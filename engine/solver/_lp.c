@@ -1,0 +1,616 @@
+/* The linear relaxation of the meld cover, solved by a dual simplex in C.
+ *
+ * The programme is engine/solver/bound.py's (its docstring says what it
+ * bounds): a row per numbered tile and one for the jokers, a column per
+ * meld shape (runs of 3-5 of one colour, groups of 3 and 4 colours, in
+ * bound.SHAPES's order), then the rack copies played y_t, the jokers
+ * standing in z_t and the rack jokers played. Every column is boxed, so
+ * every basis with its nonbasic columns at the bound their reduced cost
+ * points to is dual feasible: the dual simplex starts from the rows'
+ * logical columns (fixed at 0) and needs no first phase. Dense and small:
+ * the basis inverse is kept explicitly (at most 53 rows), updated by the
+ * pivot and refactored every REFACTOR pivots; the leaving row is chosen by
+ * dual steepest edge (exact weights, the rows' norms); the entering column
+ * by a bound-flipping ratio test (a boxed column whose breakpoint is passed
+ * while the dual objective still improves flips to its other bound instead
+ * of entering). Columns fixed at 0 (a shape whose tiles are not there, a
+ * tile not on the rack) never take part, nor rows no free column touches.
+ * The costs are perturbed slightly (deterministically) against dual
+ * degeneracy; the bound returned is the Lagrangian value of the row prices
+ * of the final basis under the true costs, valid for any prices, so
+ * neither the perturbation nor rounding can make it too low.
+ *
+ * Everything here is deterministic: the same inputs give the same
+ * pivots, bound and point on every machine with IEEE doubles.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <math.h>
+#include <string.h>
+
+#ifndef SOURCE_DIGEST
+#define SOURCE_DIGEST ""
+#endif
+
+#define M 53          /* rows: 52 numbered tiles, then the jokers */
+#define NSHAPE 185    /* 120 runs, 65 groups */
+#define NSTRUCT (NSHAPE + 105)
+#define NTOT (NSTRUCT + M)  /* then a logical column per row */
+#define BIG 65536.0
+#define REFACTOR 100
+#define MAX_ITER 3000
+#define PTOL 1e-9     /* primal feasibility */
+#define PIVTOL 1e-9   /* smallest |alpha| that may pivot */
+#define DTOL 1e-7     /* a reduced cost's wrong sign tolerated */
+
+enum { BASIC = 0, LOW = 1, UP = 2, FIXED = 3 };
+
+static int col_n[NTOT];
+static int col_r[NTOT][5];
+static double col_v[NTOT][5];
+static double perturb[NTOT];
+
+static void init_columns(void) {
+    int j = 0;
+    for (int c = 0; c < 4; c++)
+        for (int len = 3; len <= 5; len++)
+            for (int s = 0; s < 14 - len; s++) {
+                col_n[j] = len;
+                for (int p = 0; p < len; p++) {
+                    col_r[j][p] = c * 13 + s + p;
+                    col_v[j][p] = 1.0;
+                }
+                j++;
+            }
+    /* groups, number by number: the four of three colours in
+     * itertools.combinations's order, then the one of four */
+    static const int comb3[4][3] = {{0, 1, 2}, {0, 1, 3}, {0, 2, 3}, {1, 2, 3}};
+    for (int n = 0; n < 13; n++) {
+        for (int i = 0; i < 4; i++) {
+            col_n[j] = 3;
+            for (int p = 0; p < 3; p++) {
+                col_r[j][p] = comb3[i][p] * 13 + n;
+                col_v[j][p] = 1.0;
+            }
+            j++;
+        }
+        col_n[j] = 4;
+        for (int p = 0; p < 4; p++) {
+            col_r[j][p] = p * 13 + n;
+            col_v[j][p] = 1.0;
+        }
+        j++;
+    }
+    for (int t = 0; t < 52; t++) {  /* y_t */
+        col_n[j] = 1; col_r[j][0] = t; col_v[j][0] = -1.0; j++;
+    }
+    for (int t = 0; t < 52; t++) {  /* z_t */
+        col_n[j] = 2; col_r[j][0] = t; col_v[j][0] = -1.0;
+        col_r[j][1] = 52; col_v[j][1] = 1.0; j++;
+    }
+    col_n[j] = 1; col_r[j][0] = 52; col_v[j][0] = -1.0; j++;  /* jokers played */
+    for (int i = 0; i < M; i++) {  /* logicals */
+        col_n[j] = 1; col_r[j][0] = i; col_v[j][0] = 1.0; j++;
+    }
+    /* a small deterministic perturbation per column, 1e-5 .. 2e-5 */
+    unsigned int h = 2463534242u;
+    for (j = 0; j < NTOT; j++) {
+        h ^= h << 13; h ^= h >> 17; h ^= h << 5;
+        perturb[j] = 1e-5 * (1.0 + (double)(h % 10007) / 10007.0);
+    }
+}
+
+typedef struct { double ratio; int j; } Cand;
+
+typedef struct {
+    int m;                 /* rows taken part */
+    int row_of[M];         /* a tile row's index among them, or -1 */
+    int nact;              /* columns taken part (free structurals, then the logicals) */
+    int act[NTOT];
+    double lo[NTOT], up[NTOT];
+    double c[NTOT];        /* minimised: -(costs), perturbed */
+    double ctrue[NTOT];
+    double x[NTOT], d[NTOT];
+    int state[NTOT];
+    int head[M];
+    double Binv[M][M];
+    double b[M];
+    double w[M];
+    double alpha[NTOT];
+    Cand cand[NTOT];
+    int crow[NTOT][5];  /* a column's rows among those taken part */
+    int iters;
+} LP;
+
+/* B^-1 from the basis's columns, by Gauss-Jordan with partial pivoting;
+ * 0 when singular */
+static int refactor(LP *lp) {
+    int m = lp->m;
+    double B[M][2 * M];
+    for (int i = 0; i < m; i++) {
+        memset(B[i], 0, sizeof(double) * 2 * m);
+        B[i][m + i] = 1.0;
+    }
+    for (int k = 0; k < m; k++) {
+        int j = lp->head[k];
+        for (int e = 0; e < col_n[j]; e++) {
+            int r = lp->crow[j][e];
+            B[r][k] = col_v[j][e];
+        }
+    }
+    for (int k = 0; k < m; k++) {
+        int p = k;
+        for (int i = k + 1; i < m; i++)
+            if (fabs(B[i][k]) > fabs(B[p][k])) p = i;
+        if (fabs(B[p][k]) < 1e-11) return 0;
+        if (p != k)
+            for (int q = 0; q < 2 * m; q++) {
+                double t = B[p][q]; B[p][q] = B[k][q]; B[k][q] = t;
+            }
+        double inv = 1.0 / B[k][k];
+        for (int q = 0; q < 2 * m; q++) B[k][q] *= inv;
+        for (int i = 0; i < m; i++) {
+            if (i == k || B[i][k] == 0.0) continue;
+            double f = B[i][k];
+            for (int q = 0; q < 2 * m; q++) B[i][q] -= f * B[k][q];
+        }
+    }
+    /* the rows of B^-1 follow the basis's order (head[k] is row k's variable) */
+    for (int i = 0; i < m; i++) memcpy(lp->Binv[i], B[i] + m, sizeof(double) * m);
+    return 1;
+}
+
+static inline double col_dot(const double *v, const LP *lp, int j) {
+    double s = 0.0;
+    const int *rows = lp->crow[j];
+    for (int e = 0; e < col_n[j]; e++) s += v[rows[e]] * col_v[j][e];
+    return s;
+}
+
+/* x_B, the prices and the reduced costs afresh from B^-1; a nonbasic free
+ * column whose reduced cost has the wrong sign moves to its other bound */
+static void recompute(LP *lp) {
+    int m = lp->m;
+    double rhs[M], pi[M];
+    memcpy(rhs, lp->b, sizeof(double) * m);
+    for (int k = 0; k < lp->nact; k++) {
+        int j = lp->act[k];
+        if (lp->state[j] == BASIC || lp->x[j] == 0.0) continue;
+        for (int e = 0; e < col_n[j]; e++) rhs[lp->crow[j][e]] -= col_v[j][e] * lp->x[j];
+    }
+    for (int i = 0; i < m; i++) {
+        double s = 0.0;
+        for (int k = 0; k < m; k++) s += lp->Binv[i][k] * rhs[k];
+        lp->x[lp->head[i]] = s;
+    }
+    for (int k = 0; k < m; k++) {
+        double s = 0.0;
+        for (int i = 0; i < m; i++) s += lp->c[lp->head[i]] * lp->Binv[i][k];
+        pi[k] = s;
+    }
+    int moved = 0;
+    double delta[M];
+    memset(delta, 0, sizeof(double) * m);
+    for (int k = 0; k < lp->nact; k++) {
+        int j = lp->act[k];
+        if (lp->state[j] == BASIC) { lp->d[j] = 0.0; continue; }
+        double dj = lp->c[j] - col_dot(pi, lp, j);
+        lp->d[j] = dj;
+        if (lp->state[j] == FIXED) continue;
+        int want = lp->state[j];
+        if (lp->state[j] == LOW && dj < -DTOL) want = UP;
+        else if (lp->state[j] == UP && dj > DTOL) want = LOW;
+        if (want != lp->state[j]) {
+            double nx = want == UP ? lp->up[j] : lp->lo[j];
+            double dx = nx - lp->x[j];
+            for (int e = 0; e < col_n[j]; e++) delta[lp->crow[j][e]] += col_v[j][e] * dx;
+            lp->x[j] = nx;
+            lp->state[j] = want;
+            moved = 1;
+        }
+    }
+    if (moved)
+        for (int i = 0; i < m; i++) {
+            double s = 0.0;
+            for (int k = 0; k < m; k++) s += lp->Binv[i][k] * delta[k];
+            lp->x[lp->head[i]] -= s;
+        }
+    for (int i = 0; i < m; i++) {
+        double s = 0.0;
+        for (int k = 0; k < m; k++) s += lp->Binv[i][k] * lp->Binv[i][k];
+        lp->w[i] = s;
+    }
+}
+
+static int cand_cmp(const void *a, const void *b) {
+    const Cand *x = a, *y = b;
+    if (x->ratio < y->ratio) return -1;
+    if (x->ratio > y->ratio) return 1;
+    return x->j - y->j;
+}
+
+/* 0: optimal; 1: infeasible; 2: iteration limit or a singular basis */
+static int dual_simplex(LP *lp) {
+    int m = lp->m;
+    Cand *cand = lp->cand;
+    int since = 0;
+    int checks = 0;
+    for (;;) {
+        /* the leaving row: the largest infeasibility squared over its weight */
+        int r = -1;
+        double best = 0.0, delta = 0.0;
+        for (int i = 0; i < m; i++) {
+            int j = lp->head[i];
+            double v = lp->x[j], inf;
+            if (v < lp->lo[j] - PTOL) inf = v - lp->lo[j];
+            else if (v > lp->up[j] + PTOL) inf = v - lp->up[j];
+            else continue;
+            double score = inf * inf / lp->w[i];
+            if (score > best) { best = score; r = i; delta = inf; }
+        }
+        if (r < 0) {
+            /* optimal here: confirmed on the values recomputed from B^-1 */
+            if (since == 0 || checks >= 3) return 0;
+            checks++;
+            recompute(lp);
+            since = 0;
+            continue;
+        }
+        if (lp->iters >= MAX_ITER) return 2;
+        double sgn = delta > 0 ? 1.0 : -1.0;
+        const double *rho = lp->Binv[r];
+        int nc = 0;
+        for (int k = 0; k < lp->nact; k++) {
+            int j = lp->act[k];
+            int st = lp->state[j];
+            if (st == BASIC || st == FIXED) continue;
+            double a = col_dot(rho, lp, j);
+            lp->alpha[j] = a;
+            double at = sgn * a;
+            if ((st == LOW && at > PIVTOL) || (st == UP && at < -PIVTOL)) {
+                double dj = lp->d[j];
+                double ratio = dj / at;  /* >= 0 up to the tolerance */
+                if (ratio < 0) ratio = 0;
+                cand[nc].ratio = ratio;
+                cand[nc].j = j;
+                nc++;
+            }
+        }
+        if (nc == 0) return 1;  /* the dual is unbounded: no point fits */
+        /* bound flipping: pass breakpoints, smallest first (the candidates
+         * put in order as they are passed), while the slope stays positive */
+        double slope = fabs(delta);
+        int q = -1, k;
+        for (k = 0; k < nc; k++) {
+            int mi = k;
+            for (int k2 = k + 1; k2 < nc; k2++)
+                if (cand_cmp(&cand[k2], &cand[mi]) < 0) mi = k2;
+            if (mi != k) { Cand t = cand[k]; cand[k] = cand[mi]; cand[mi] = t; }
+            int j = cand[k].j;
+            slope -= fabs(lp->alpha[j]) * (lp->up[j] - lp->lo[j]);
+            if (slope <= PTOL) { q = j; break; }
+        }
+        if (q < 0) return 1;
+        /* among the candidates at the same breakpoint, the largest pivot */
+        double s = cand[k].ratio;
+        for (int k2 = k + 1; k2 < nc; k2++)
+            if (cand[k2].ratio <= s + 1e-12 && fabs(lp->alpha[cand[k2].j]) > fabs(lp->alpha[q]))
+                q = cand[k2].j;
+        /* the columns passed before it flip to their other bound (those at
+         * its breakpoint keep theirs: their reduced cost becomes 0) */
+        double f[M];
+        int nflip = 0, fnz[M], nf = 0;
+        memset(f, 0, sizeof(double) * m);
+        for (int k2 = 0; k2 < k; k2++) {
+            int j = cand[k2].j;
+            double nx = lp->state[j] == LOW ? lp->up[j] : lp->lo[j];
+            double dx = nx - lp->x[j];
+            for (int e = 0; e < col_n[j]; e++) {
+                int rr = lp->crow[j][e];
+                if (f[rr] == 0.0) fnz[nf++] = rr;
+                f[rr] += col_v[j][e] * dx;
+            }
+            lp->x[j] = nx;
+            lp->state[j] = lp->state[j] == LOW ? UP : LOW;
+            nflip++;
+        }
+        /* the prices move: reduced costs along the row */
+        for (int k2 = 0; k2 < lp->nact; k2++) {
+            int j = lp->act[k2];
+            int st = lp->state[j];
+            if (st == BASIC || st == FIXED) continue;
+            lp->d[j] -= s * sgn * lp->alpha[j];
+        }
+        int p = lp->head[r];
+        lp->d[p] = -sgn * s;
+        lp->d[q] = 0.0;
+        if (nflip)
+            for (int i = 0; i < m; i++) {
+                double t = 0.0;
+                for (int kk = 0; kk < nf; kk++) t += lp->Binv[i][fnz[kk]] * f[fnz[kk]];
+                lp->x[lp->head[i]] -= t;
+            }
+        /* the entering column in the basis's terms */
+        double aq[M];
+        for (int i = 0; i < m; i++) aq[i] = col_dot(lp->Binv[i], lp, q);
+        double piv = aq[r];
+        if (fabs(piv) < PIVTOL) {
+            if (!refactor(lp)) return 2;
+            recompute(lp);
+            since = 0;
+            lp->iters++;
+            continue;
+        }
+        double target = sgn > 0 ? lp->up[p] : lp->lo[p];
+        double theta = (lp->x[p] - target) / piv;
+        for (int i = 0; i < m; i++) lp->x[lp->head[i]] -= theta * aq[i];
+        lp->x[q] += theta;
+        lp->x[p] = target;
+        lp->state[p] = sgn > 0 ? UP : LOW;
+        if (lp->up[p] == lp->lo[p]) lp->state[p] = FIXED;
+        lp->state[q] = BASIC;
+        lp->head[r] = q;
+        double *br = lp->Binv[r];
+        double inv = 1.0 / piv;
+        for (int kk = 0; kk < m; kk++) br[kk] *= inv;
+        lp->w[r] *= inv * inv;
+        /* (a row the column does not touch keeps its entries and weight) */
+        for (int i = 0; i < m; i++) {
+            if (i == r || aq[i] == 0.0) continue;
+            double fct = aq[i];
+            double *bi = lp->Binv[i];
+            double w = 0.0;
+            for (int kk = 0; kk < m; kk++) {
+                double v = bi[kk] - fct * br[kk];
+                bi[kk] = v;
+                w += v * v;
+            }
+            lp->w[i] = w;
+        }
+        lp->iters++;
+        if (++since >= REFACTOR) {
+            if (!refactor(lp)) return 2;
+            recompute(lp);
+            since = 0;
+        }
+    }
+}
+
+static int read_counts(PyObject *seq, int *out, int n, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return 0;
+    if (PySequence_Fast_GET_SIZE(fast) < n) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: expected at least %d counts", what, n);
+        return 0;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (int i = 0; i < n; i++) {
+        long v = PyLong_AsLong(items[i]);
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return 0; }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 1;
+}
+
+static PyObject *list_of_ints(const long *v, int n) {
+    PyObject *l = PyList_New(n);
+    if (!l) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *o = PyLong_FromLong(v[i]);
+        if (!o) { Py_DECREF(l); return NULL; }
+        PyList_SET_ITEM(l, i, o);
+    }
+    return l;
+}
+
+PyDoc_STRVAR(solve_doc,
+"solve(table, rack, jt, jr, weights=None) -> (bound, played, jokers_played, shapes, point, iterations) or None\n\n"
+"The linear relaxation of engine.solver.bound for 52 counts of table and rack\n"
+"and the jokers: the Lagrangian bound of the optimum's prices (valid for any\n"
+"prices), the rack tiles and jokers its point plays and the shapes it lays\n"
+"(each rounded down), the point itself in integers when it is integral (else\n"
+"None) and the pivots taken. None when no point fits or the simplex gave up.");
+
+static PyObject *lp_solve(PyObject *self, PyObject *args) {
+    PyObject *table_o, *rack_o, *weights_o = Py_None;
+    int jt, jr;
+    if (!PyArg_ParseTuple(args, "OOii|O", &table_o, &rack_o, &jt, &jr, &weights_o)) return NULL;
+    int table[52], rack[52];
+    if (!read_counts(table_o, table, 52, "table") || !read_counts(rack_o, rack, 52, "rack")) return NULL;
+    double value[53];
+    if (weights_o == Py_None) {
+        for (int t = 0; t < 52; t++) value[t] = t % 13 + 1;
+        value[52] = 30;
+    } else {
+        int wv[53];
+        if (!read_counts(weights_o, wv, 53, "weights")) return NULL;
+        for (int t = 0; t < 53; t++) value[t] = wv[t];
+    }
+    if (jt < 0 || jr < 0) {
+        PyErr_SetString(PyExc_ValueError, "jokers: expected counts of 0 or more");
+        return NULL;
+    }
+    for (int t = 0; t < 52; t++)
+        if (table[t] < 0 || rack[t] < 0) {
+            PyErr_SetString(PyExc_ValueError, "tiles: expected counts of 0 or more");
+            return NULL;
+        }
+    LP *lp = PyMem_Malloc(sizeof(LP));
+    if (!lp) return PyErr_NoMemory();
+    int jokers = jt + jr;
+    double up[NTOT], cost[NTOT];
+    for (int j = 0; j < NSHAPE; j++) {
+        int u = 1 << 30;
+        for (int e = 0; e < col_n[j]; e++) {
+            int t = col_r[j][e];
+            int a = table[t] + rack[t] + jokers;
+            if (a < u) u = a;
+        }
+        up[j] = u;
+        cost[j] = 0.0;
+    }
+    for (int t = 0; t < 52; t++) {
+        up[NSHAPE + t] = rack[t];
+        cost[NSHAPE + t] = BIG + value[t];
+        up[NSHAPE + 52 + t] = jokers;
+        cost[NSHAPE + 52 + t] = 0.0;
+    }
+    up[NSHAPE + 104] = jr;
+    cost[NSHAPE + 104] = BIG + value[52];
+    /* the rows taken part: a free column touches them, or they hold tiles */
+    int used[M];
+    memset(used, 0, sizeof(used));
+    for (int j = 0; j < NSTRUCT; j++)
+        if (up[j] > 0)
+            for (int e = 0; e < col_n[j]; e++) used[col_r[j][e]] = 1;
+    double brow[M];
+    for (int t = 0; t < 52; t++) brow[t] = table[t];
+    brow[52] = jt;
+    int m = 0;
+    int infeasible = 0;
+    for (int i = 0; i < M; i++) {
+        if (used[i] || brow[i] != 0) {
+            lp->row_of[i] = m;
+            lp->b[m] = brow[i];
+            if (!used[i]) infeasible = 1;
+            m++;
+        } else {
+            lp->row_of[i] = -1;
+        }
+    }
+    lp->m = m;
+    lp->iters = 0;
+    PyObject *result = NULL;
+    if (infeasible) {
+        PyMem_Free(lp);
+        Py_RETURN_NONE;
+    }
+    for (int j = 0; j < NTOT; j++)
+        for (int e = 0; e < col_n[j]; e++) lp->crow[j][e] = lp->row_of[col_r[j][e]];
+    int na = 0;
+    for (int j = 0; j < NSTRUCT; j++) {
+        lp->lo[j] = 0.0;
+        lp->up[j] = up[j];
+        lp->ctrue[j] = -cost[j];
+        lp->x[j] = 0.0;
+        if (up[j] > 0) {
+            lp->act[na++] = j;
+            /* at the bound the reduced cost points to (the prices start at 0) */
+            double c = -cost[j];
+            if (c < 0) {
+                lp->c[j] = c - perturb[j];
+                lp->state[j] = UP;
+                lp->x[j] = up[j];
+            } else {
+                lp->c[j] = c + perturb[j];
+                lp->state[j] = LOW;
+            }
+        } else {
+            lp->state[j] = FIXED;
+            lp->c[j] = -cost[j];
+        }
+    }
+    for (int i = 0; i < M; i++) {
+        int j = NSTRUCT + i;
+        lp->lo[j] = lp->up[j] = 0.0;
+        lp->c[j] = lp->ctrue[j] = 0.0;
+        lp->x[j] = 0.0;
+        if (lp->row_of[i] >= 0) {
+            lp->act[na++] = j;
+            lp->state[j] = BASIC;
+            lp->head[lp->row_of[i]] = j;
+        } else {
+            lp->state[j] = FIXED;
+        }
+    }
+    lp->nact = na;
+    for (int i = 0; i < m; i++) {
+        memset(lp->Binv[i], 0, sizeof(double) * m);
+        lp->Binv[i][i] = 1.0;
+    }
+    recompute(lp);
+    int status = dual_simplex(lp);
+    if (status != 0) {
+        PyMem_Free(lp);
+        Py_RETURN_NONE;
+    }
+    /* the prices of the final basis under the true costs (maximised) */
+    double pi[M];
+    for (int k = 0; k < m; k++) {
+        double s = 0.0;
+        for (int i = 0; i < m; i++) s -= lp->ctrue[lp->head[i]] * lp->Binv[i][k];
+        pi[k] = s;
+    }
+    double bound = 0.0;
+    for (int i = 0; i < m; i++) bound += lp->b[i] * pi[i];
+    for (int k = 0; k < na; k++) {
+        int j = lp->act[k];
+        if (j >= NSTRUCT) continue;
+        double red = -lp->ctrue[j] - col_dot(pi, lp, j);
+        if (red > 0) bound += up[j] * red;
+    }
+    long played[52], shapes[NSHAPE], point[NSTRUCT];
+    int integral = 1;
+    for (int j = 0; j < NSTRUCT; j++) {
+        double v = lp->state[j] == FIXED ? 0.0 : lp->x[j];
+        double rv = nearbyint(v);
+        if (fabs(v - rv) >= 1e-6) integral = 0;
+        point[j] = (long)rv;
+        long fl = (long)floor(v + 1e-6);
+        if (j < NSHAPE) shapes[j] = fl;
+        else if (j < NSHAPE + 52) {
+            int t = j - NSHAPE;
+            played[t] = fl < rack[t] ? fl : rack[t];
+        }
+    }
+    long jp = (long)floor(lp->x[NSHAPE + 104] + 1e-6);
+    if (lp->state[NSHAPE + 104] == FIXED) jp = 0;
+    if (jp > jr) jp = jr;
+    PyObject *pl = list_of_ints(played, 52);
+    PyObject *sh = pl ? list_of_ints(shapes, NSHAPE) : NULL;
+    PyObject *pt = NULL;
+    if (sh) {
+        if (integral) pt = list_of_ints(point, NSTRUCT);
+        else { pt = Py_None; Py_INCREF(pt); }
+    }
+    if (pt) result = Py_BuildValue("(dNlNNi)", bound, pl, jp, sh, pt, lp->iters);
+    else { Py_XDECREF(pl); Py_XDECREF(sh); }
+    PyMem_Free(lp);
+    return result;
+}
+
+static PyObject *lp_shapes(PyObject *self, PyObject *unused) {
+    PyObject *l = PyList_New(NSHAPE);
+    if (!l) return NULL;
+    for (int j = 0; j < NSHAPE; j++) {
+        PyObject *t = PyTuple_New(col_n[j]);
+        if (!t) { Py_DECREF(l); return NULL; }
+        for (int e = 0; e < col_n[j]; e++) PyTuple_SET_ITEM(t, e, PyLong_FromLong(col_r[j][e]));
+        PyList_SET_ITEM(l, j, t);
+    }
+    return l;
+}
+
+static PyMethodDef methods[] = {
+    {"solve", lp_solve, METH_VARARGS, solve_doc},
+    {"shapes", lp_shapes, METH_NOARGS, "The meld shapes, as bound.SHAPES (each a tuple of tile codes)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_lp",
+    "The meld cover's linear relaxation by a dual simplex (engine.solver.bound).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__lp(void) {
+    init_columns();
+    PyObject *mod = PyModule_Create(&module);
+    if (!mod) return NULL;
+    if (PyModule_AddStringConstant(mod, "SOURCE_DIGEST", SOURCE_DIGEST) < 0) {
+        Py_DECREF(mod);
+        return NULL;
+    }
+    return mod;
+}

@@ -1,0 +1,126 @@
+"""The bound's dual simplex in C (``engine/solver/_lp.c``): the same
+programme as ``engine.solver.bound`` gives HiGHS (its shapes, in the same
+order), the same optimum on every position tried, a point that is a
+layout of the table and the play when it is integral, the same answers
+from the solver with it and with HiGHS, and bad input refused."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from engine.solver import bound, compiled, core, solve
+from engine.solver.positions import random_position
+from engine.tiles import JOKER, STANDARD, XP, counts_of
+
+
+def _simplex():
+    mod, why = compiled._simplex()
+    if mod is None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true and the bound's simplex in C is {why} (bin/setup builds it)")
+        pytest.skip(f"the bound's simplex in C is {why} (bin/setup builds it; needs a C compiler)")
+    return mod
+
+
+def _highs():
+    if not bound._load():
+        pytest.skip("HiGHS (highspy or SciPy) does not import: nothing to compare with")
+    return bound._Model()
+
+
+def _positions():
+    """Positions of the solver's classes (tables of 0-80, racks of 3-30,
+    jokers on both) and random counts that need not divide."""
+    out = []
+    for i in range(120):
+        ts = XP if i % 3 == 0 else STANDARD
+        size = (0, 20, 40, 60, 80)[i % 5] if ts is XP else (0, 20, 40, 60)[i % 4]
+        table, rack = random_position(f"simplex-{i}", ts, size, 3 + i % 28,
+                                      joker_rate=0.3 if i % 2 else 0.0)
+        tc, rc = counts_of(table), counts_of(rack)
+        out.append((tc[:52], rc[:52], tc[JOKER], rc[JOKER], None))
+    rng = random.Random(7)
+    for i in range(120):
+        table = [0] * 52
+        if i % 6:  # a table of random melds (at most two of a tile)
+            for _ in range(rng.randint(1, 14)):
+                shape = rng.choice(bound.SHAPES)
+                if all(table[t] < 2 for t in shape):
+                    for t in shape:
+                        table[t] += 1
+        else:  # random counts, most of which do not divide
+            table = [min(2, rng.randint(0, 2)) if rng.random() < 0.5 else 0 for _ in range(52)]
+        rack = [min(2 - t, rng.randint(0, 1)) if rng.random() < 0.3 else 0 for t in table]
+        weights = None if i % 3 else [rng.randint(0, 999) for _ in range(53)]
+        out.append((table, rack, rng.randint(0, 2), rng.randint(0, 2), weights))
+    return out
+
+
+def test_the_shapes_are_the_bounds():
+    assert _simplex().shapes() == [tuple(s) for s in bound.SHAPES]
+
+
+def test_the_optimum_is_highs_and_an_integral_point_is_a_layout():
+    lp, highs = _simplex(), _highs()
+    solved = infeasible = integral = 0
+    for table, rack, jt, jr, weights in _positions():
+        want = highs.bound(table, rack, jt, jr, weights, True)
+        got = lp.solve(table, rack, jt, jr, weights)
+        if want is None:
+            # HiGHS finds no point: nor does the simplex
+            assert got is None
+            infeasible += 1
+            continue
+        assert got is not None, (table, rack, jt, jr)
+        ub, played, jokers, shapes, point, pivots = got
+        assert ub == pytest.approx(want, abs=1e-6, rel=1e-12)
+        assert all(0 <= p <= r for p, r in zip(played, rack)) and 0 <= jokers <= jr
+        assert len(shapes) == bound.NS and min(shapes) >= 0 and pivots >= 0
+        solved += 1
+        if point is not None:
+            integral += 1
+            melds = bound.integral_layout(point, table, rack, jt, jr)
+            assert melds is not None
+            laid = sorted(t for m in melds for t in m if t < 52)
+            assert laid == sorted(t for t in range(52) for _ in range(table[t] + played[t]))
+    assert solved >= 150 and infeasible >= 10 and integral >= 20
+
+
+def test_the_answers_are_the_same_with_highs(monkeypatch):
+    _simplex()
+    _highs()
+    for i in range(30):
+        ts = XP if i % 2 else STANDARD
+        table, rack = random_position(f"simplex-answers-{i}", ts, 40, 14 + i % 12, joker_rate=0.3)
+        got = solve(table, rack, tileset=ts.name)
+        with monkeypatch.context() as m:
+            m.setattr(bound, "SIMPLEX", 0)
+            want = solve(table, rack, tileset=ts.name)
+        assert (got.tiles_placed, got.value_placed) == (want.tiles_placed, want.value_placed), i
+    assert bound.backend().startswith("dual simplex in C")
+
+
+def test_the_rounded_play_reads_the_simplexs_point():
+    _simplex()
+    table, rack = random_position("simplex-hint", XP, 40, 20, joker_rate=0.3)
+    tc, rc = counts_of(table), counts_of(rack)
+    cand = core.useful_rack(tc[:52], rc[:52], tc[JOKER] + rc[JOKER])
+    ub = bound.score_bound(tc[:52], cand, tc[JOKER], rc[JOKER])
+    assert ub is not None
+    played, jokers = bound.last_played()
+    assert sum(played) + jokers <= ub // bound.BIG
+    assert bound.last_shapes() is not None
+
+
+@pytest.mark.parametrize("args,message", [
+    (([0] * 51, [0] * 52, 0, 0), "table"),
+    (([0] * 52, [-1] + [0] * 51, 0, 0), "counts of 0 or more"),
+    (([0] * 52, [0] * 52, -1, 0), "jokers"),
+    (([0] * 52, [0] * 52, 0, 0, [1] * 10), "weights"),
+])
+def test_bad_input_is_refused(args, message):
+    with pytest.raises(ValueError, match=message):
+        _simplex().solve(*args)
