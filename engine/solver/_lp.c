@@ -38,6 +38,7 @@
 #define NTOT (NSTRUCT + M)  /* then a logical column per row */
 #define BIG 65536.0
 #define REFACTOR 100
+#define RC_MAX 60     /* a row's columns: 52 z_t, the jokers played and its logical at most */
 #define MAX_ITER 3000
 #define PTOL 1e-9     /* primal feasibility */
 #define PIVTOL 1e-9   /* smallest |alpha| that may pivot */
@@ -119,6 +120,11 @@ typedef struct {
     double alpha[NTOT];
     Cand cand[NTOT];
     int crow[NTOT][5];  /* a column's rows among those taken part */
+    int rc_n[M];        /* a row's free columns (and its logical), by row */
+    int rc_j[M][RC_MAX];
+    double rc_v[M][RC_MAX];
+    int stamp[NTOT];    /* the pivot that last computed a column's alpha */
+    int touched[NTOT];
     int iters;
 } LP;
 
@@ -259,13 +265,30 @@ static int dual_simplex(LP *lp) {
         if (lp->iters >= MAX_ITER) return 2;
         double sgn = delta > 0 ? 1.0 : -1.0;
         const double *rho = lp->Binv[r];
+        /* the row of B^-1 A, row-wise over rho's nonzeros: the columns it
+         * does not touch have alpha 0 and take no part in this pivot */
+        int nt = 0, nz = 0, rz[M];
+        int stamp = lp->iters;
+        for (int t = 0; t < m; t++) {
+            double v = rho[t];
+            if (v == 0.0) continue;
+            rz[nz++] = t;
+            for (int e = 0; e < lp->rc_n[t]; e++) {
+                int j = lp->rc_j[t][e];
+                if (lp->stamp[j] != stamp) {
+                    lp->stamp[j] = stamp;
+                    lp->alpha[j] = 0.0;
+                    lp->touched[nt++] = j;
+                }
+                lp->alpha[j] += lp->rc_v[t][e] * v;
+            }
+        }
         int nc = 0;
-        for (int k = 0; k < lp->nact; k++) {
-            int j = lp->act[k];
+        for (int k = 0; k < nt; k++) {
+            int j = lp->touched[k];
             int st = lp->state[j];
             if (st == BASIC || st == FIXED) continue;
-            double a = col_dot(rho, lp, j);
-            lp->alpha[j] = a;
+            double a = lp->alpha[j];
             double at = sgn * a;
             if ((st == LOW && at > PIVTOL) || (st == UP && at < -PIVTOL)) {
                 double dj = lp->d[j];
@@ -315,8 +338,8 @@ static int dual_simplex(LP *lp) {
             nflip++;
         }
         /* the prices move: reduced costs along the row */
-        for (int k2 = 0; k2 < lp->nact; k2++) {
-            int j = lp->act[k2];
+        for (int k2 = 0; k2 < nt; k2++) {
+            int j = lp->touched[k2];
             int st = lp->state[j];
             if (st == BASIC || st == FIXED) continue;
             lp->d[j] -= s * sgn * lp->alpha[j];
@@ -350,22 +373,31 @@ static int dual_simplex(LP *lp) {
         if (lp->up[p] == lp->lo[p]) lp->state[p] = FIXED;
         lp->state[q] = BASIC;
         lp->head[r] = q;
+        /* B^-1 updated over the pivot row's nonzeros only (rho's, as
+         * computed above: the row did not change since), and the weights
+         * by ||b_i - f b_r||^2 = w_i - 2 f (b_i . b_r) + f^2 w_r (a row
+         * the column does not touch keeps its entries and weight) */
         double *br = lp->Binv[r];
         double inv = 1.0 / piv;
-        for (int kk = 0; kk < m; kk++) br[kk] *= inv;
-        lp->w[r] *= inv * inv;
-        /* (a row the column does not touch keeps its entries and weight) */
+        double wr = 0.0;
+        for (int kk = 0; kk < nz; kk++) {
+            double v = br[rz[kk]] * inv;
+            br[rz[kk]] = v;
+            wr += v * v;
+        }
+        lp->w[r] = wr;
         for (int i = 0; i < m; i++) {
             if (i == r || aq[i] == 0.0) continue;
             double fct = aq[i];
             double *bi = lp->Binv[i];
-            double w = 0.0;
-            for (int kk = 0; kk < m; kk++) {
-                double v = bi[kk] - fct * br[kk];
-                bi[kk] = v;
-                w += v * v;
+            double dot = 0.0;
+            for (int kk = 0; kk < nz; kk++) {
+                int c = rz[kk];
+                dot += bi[c] * br[c];
+                bi[c] -= fct * br[c];
             }
-            lp->w[i] = w;
+            double w = lp->w[i] - 2.0 * fct * dot + fct * fct * wr;
+            lp->w[i] = w > 1e-12 ? w : 1e-12;
         }
         lp->iters++;
         if (++since >= REFACTOR) {
@@ -526,11 +558,30 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
         }
     }
     lp->nact = na;
+    memset(lp->rc_n, 0, sizeof(lp->rc_n));
+    for (int k = 0; k < na; k++) {
+        int j = lp->act[k];
+        lp->stamp[j] = -1;
+        for (int e = 0; e < col_n[j]; e++) {
+            int r = lp->crow[j][e];
+            lp->rc_j[r][lp->rc_n[r]] = j;
+            lp->rc_v[r][lp->rc_n[r]++] = col_v[j][e];
+        }
+    }
+    /* the logical basis: B^-1 = I, the prices 0, so x_B = b - N x_N and
+     * the reduced costs are the costs */
     for (int i = 0; i < m; i++) {
         memset(lp->Binv[i], 0, sizeof(double) * m);
         lp->Binv[i][i] = 1.0;
+        lp->w[i] = 1.0;
+        lp->x[lp->head[i]] = lp->b[i];
     }
-    recompute(lp);
+    for (int k = 0; k < na; k++) {
+        int j = lp->act[k];
+        lp->d[j] = lp->state[j] == BASIC ? 0.0 : lp->c[j];
+        if (lp->state[j] == UP)
+            for (int e = 0; e < col_n[j]; e++) lp->x[lp->head[lp->crow[j][e]]] -= col_v[j][e] * lp->x[j];
+    }
     int status = dual_simplex(lp);
     if (status != 0) {
         PyMem_Free(lp);
