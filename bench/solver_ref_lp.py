@@ -1,9 +1,11 @@
 """Benchmark: the linear relaxation's bound alone (``engine/solver/bound.py``),
-in CPU time, under HiGHS options.
+in CPU time, by the dual simplex in C and by HiGHS under its options.
 
 The bounds the solver asks on ``bench/solver_ref.py``'s positions of some
-classes (the same seeds and draws) are recorded, then asked again under
-each set of HiGHS options in turn, each call either cold (from HiGHS's
+classes (the same seeds and draws) are recorded, then asked again of the
+dual simplex in C (``engine/solver/_lp.c``, from the rows' logical basis on
+every call) and under each set of HiGHS options in turn, each call either
+cold (from HiGHS's
 slack basis, as ``core.LP_COLD`` asks on larger tables) or warm from the
 previous call's basis: per set the CPU time a call, the simplex
 iterations a call and how many of the optima are integral (laid out as
@@ -61,7 +63,25 @@ def main(argv=None) -> int:
                     table, rack = position(pos_seed, ts, table_size, rack_size)
                     solve(table, rack, tileset=ts)
     core._relaxation = real
-    model = bound._LOCAL.model
+    lp = bound._c_simplex()
+    if lp is None:
+        print("dual simplex in C: not built (bin/setup builds it)")
+    else:
+        pivots = integral = 0
+        t0 = time.process_time()
+        for a in asked:
+            got = lp.solve(*a[:5])
+            if got is not None:
+                pivots += got[5]
+                integral += got[4] is not None
+        took = time.process_time() - t0
+        print(f"{'dual simplex in C':18} {1e3 * took / len(asked):6.3f} ms a call, "
+              f"{pivots / len(asked):6.1f} pivots a call, {integral} integral optima")
+    bound.SIMPLEX = 0  # HiGHS from here
+    if not bound._load():
+        print("HiGHS: neither highspy nor SciPy imports")
+        return 0
+    model = bound._LOCAL.model = bound._Model()
     h = model.h
     integral = 0
     for name, cold, options in TRIALS:

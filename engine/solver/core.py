@@ -511,9 +511,10 @@ BUDGET_FROM_BOUND = True
 LAYOUT = True
 ROUND_LIMIT = 2000
 # with this many jokers or more (0: never), the bound and its rounded play
-# are asked before the narrow pass (3 since the layers in C made the passes
-# cheaper: see docs/solver.md, "The layers in C")
-LP_FIRST = 3
+# are asked before the narrow pass (1 since the bound's simplex in C made
+# the bound cheaper than the narrow pass: see docs/solver.md, "The bound's
+# simplex in C")
+LP_FIRST = 1
 # the narrow pass after the bound asked first: budgeted by the tiles it allows
 FOCUS = True
 FOCUS_WIDE = True

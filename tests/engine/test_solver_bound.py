@@ -156,9 +156,9 @@ def test_the_relaxation_first_gives_the_answers_of_the_programme_alone(ts, size,
         return plan
 
     monkeypatch.setattr(core, "_rounded_plan", spy)
-    # the bound first from two jokers to place (the default asks it from
-    # three, which a standard set never has): the path is exercised on both sets
-    monkeypatch.setattr(core, "LP_FIRST", 2)
+    # the bound first from one joker to place (the default): the path is
+    # exercised on both sets
+    monkeypatch.setattr(core, "LP_FIRST", 1)
     for i in range(10):
         table, rack = random_position(f"bound-first-{ts.name}-{size}-{i}", ts, size,
                                       14 + 2 * i, joker_rate=0.3)
