@@ -13,7 +13,8 @@ programme's), e.g.
 must agree. Prints per class and variant the
 median time and ratio, the worst ratio and the positions below 1x, then the
 same per seed and over all, and on how many positions the variants' plays
-(or the same play's melds) differ.
+(or the same play's melds) differ; with ``--below R`` also each position
+whose ratio is below R.
 
     .venv/bin/python bench/solver_ref_cpu.py --seeds bench-solver,club-a \\
         --variant before=PROBE:0,BOUND:0 --variant after=
@@ -124,6 +125,8 @@ def main(argv=None) -> int:
     ap.add_argument("--variant", action="append", type=variant_option, default=None,
                     help="NAME=ATTR:INT,... (core settings, bound.ATTR the bound's, dp.ATTR the programme's; "
                          "repeat; default: the defaults)")
+    ap.add_argument("--below", type=float, default=0.0,
+                    help="print each position whose ratio is below this (default 0: none)")
     args = ap.parse_args(argv)
     variants = args.variant or [("current", {})]
     defaults = {attr: getattr(*_module(attr)) for _, s in variants for attr in s}
@@ -176,6 +179,9 @@ def main(argv=None) -> int:
                         return 1
                     times[name].append(ours)
                     ratios[name].append(took / ours)
+                    if took / ours < args.below:
+                        print(f"  {pos_seed} {name}: {took / ours:.2f}x, ours {1e3 * ours:.2f} ms, "
+                              f"GLPK_MI {1e3 * took:.2f} ms", flush=True)
                 if len(answers) != 1:
                     print(f"  the variants differ on {pos_seed}: {answers}")
                     return 1

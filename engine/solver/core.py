@@ -152,7 +152,16 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         limited = False
         plan = None
         dfs_failed = False
-        if small or total <= DFS_SHARE * (sum(table) + jt):
+        early = None  # the relaxation's bound when asked first
+        lp_first = LP_FIRST and jt + jr >= LP_FIRST and not small
+        if lp_first and DFS_AFTER_BOUND:
+            # asked before the depth-first check, which it may spare: when
+            # it allows fewer tiles than the candidates, not every one fits
+            early = _relaxation(table, rack, jt, jr, weights)
+        short = _proves(early, total * dp.BIG)  # the bound: not every candidate fits
+        if short:
+            pass  # budget 0 is ruled out
+        elif small or total <= DFS_SHARE * (sum(table) + jt):
             try:
                 plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
             except dp.SearchLimit:
@@ -166,9 +175,8 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         # an incumbent: a narrow heuristic pass of the programme (nearly
         # always optimal in tiles), else a depth-first play; it bounds the
         # loss and, as a floor, the score of the exact pass
-        early = None  # the relaxation's bound when asked first
         early_plan = None
-        if LP_FIRST and jt + jr >= LP_FIRST:
+        if lp_first and early is None:
             # jokers to place: the narrow pass and the exact pass's first
             # states cost more than the bound and its rounded play, which
             # most often is the optimum (and then proved by it)
@@ -515,6 +523,8 @@ ROUND_LIMIT = 2000
 # the bound cheaper than the narrow pass: see docs/solver.md, "The bound's
 # simplex in C")
 LP_FIRST = 1
+# 1: with the bound asked first, asked before the depth-first check too
+DFS_AFTER_BOUND = 1
 # the narrow pass after the bound asked first: budgeted by the tiles it allows
 FOCUS = True
 FOCUS_WIDE = True
