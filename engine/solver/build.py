@@ -18,12 +18,13 @@ from pathlib import Path
 from .compiled import (HERE, KERNEL_NAME, KERNEL_SOURCE, NAME, SIMPLEX_NAME, SIMPLEX_SOURCE, SOURCE, _compiled, _kernel,
                        _simplex, kernel_digest, load, simplex_digest, source_digest)
 
-# compiles one C extension (engine/solver/_dpk.c, _lp.c) with setuptools, run in a scratch directory
+# compiles one C extension (engine/solver/_dpk.c, _lp.c) with setuptools, run in a scratch directory;
+# no fused multiply-add (-ffp-contract=off): the simplex's doubles round alike on every machine
 _KERNEL_SETUP = """
 import sys
 from setuptools import Distribution, Extension
 ext = Extension("engine.solver.{name}", ["{name}.c"], define_macros=[("SOURCE_DIGEST", '"' + sys.argv[1] + '"')],
-                extra_compile_args=["-O2"])
+                extra_compile_args=["-O2", "-ffp-contract=off"])
 dist = Distribution({{"name": "tk-solver-kernel", "ext_modules": [ext], "script_name": "setup.py"}})
 cmd = dist.get_command_obj("build_ext")
 cmd.build_lib = "."
