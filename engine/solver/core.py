@@ -154,7 +154,7 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         dfs_failed = False
         early = None  # the relaxation's bound when asked first
         lp_first = LP_FIRST and jt + jr >= LP_FIRST and not small
-        if lp_first and DFS_AFTER_BOUND:
+        if lp_first and sum(table) + jt < DFS_AFTER_BOUND:
             # asked before the depth-first check, which it may spare: when
             # it allows fewer tiles than the candidates, not every one fits
             early = _relaxation(table, rack, jt, jr, weights)
@@ -523,8 +523,10 @@ ROUND_LIMIT = 2000
 # the bound cheaper than the narrow pass: see docs/solver.md, "The bound's
 # simplex in C")
 LP_FIRST = 1
-# 1: with the bound asked first, asked before the depth-first check too
-DFS_AFTER_BOUND = 1
+# with the bound asked first, on tables of fewer tiles than this it is asked
+# before the depth-first check too (on larger ones that check nearly always
+# finds every candidate a place, and the bound would be wasted)
+DFS_AFTER_BOUND = 50
 # the narrow pass after the bound asked first: budgeted by the tiles it allows
 FOCUS = True
 FOCUS_WIDE = True
