@@ -15,6 +15,8 @@
  * while the dual objective still improves flips to its other bound instead
  * of entering). Columns fixed at 0 (a shape whose tiles are not there, a
  * tile not on the rack) never take part, nor rows no free column touches.
+ * A last row, when asked for, caps the tiles played (jokers included):
+ * sum y_t + jokers played + slack = cap, the slack in [0, cap].
  * The costs are perturbed slightly (deterministically) against dual
  * degeneracy; the bound returned is the Lagrangian value of the row prices
  * of the final basis under the true costs, valid for any prices, so
@@ -32,7 +34,8 @@
 #define SOURCE_DIGEST ""
 #endif
 
-#define M 53          /* rows: 52 numbered tiles, then the jokers */
+#define M 54          /* rows: 52 numbered tiles, the jokers, then the cap on tiles played */
+#define CAPROW 53
 #define NSHAPE 185    /* 120 runs, 65 groups */
 #define NSTRUCT (NSHAPE + 105)
 #define NTOT (NSTRUCT + M)  /* then a logical column per row */
@@ -83,13 +86,15 @@ static void init_columns(void) {
         j++;
     }
     for (int t = 0; t < 52; t++) {  /* y_t */
-        col_n[j] = 1; col_r[j][0] = t; col_v[j][0] = -1.0; j++;
+        col_n[j] = 2; col_r[j][0] = t; col_v[j][0] = -1.0;
+        col_r[j][1] = CAPROW; col_v[j][1] = 1.0; j++;
     }
     for (int t = 0; t < 52; t++) {  /* z_t */
         col_n[j] = 2; col_r[j][0] = t; col_v[j][0] = -1.0;
         col_r[j][1] = 52; col_v[j][1] = 1.0; j++;
     }
-    col_n[j] = 1; col_r[j][0] = 52; col_v[j][0] = -1.0; j++;  /* jokers played */
+    col_n[j] = 2; col_r[j][0] = 52; col_v[j][0] = -1.0;  /* jokers played */
+    col_r[j][1] = CAPROW; col_v[j][1] = 1.0; j++;
     for (int i = 0; i < M; i++) {  /* logicals */
         col_n[j] = 1; col_r[j][0] = i; col_v[j][0] = 1.0; j++;
     }
@@ -119,7 +124,9 @@ typedef struct {
     double w[M];
     double alpha[NTOT];
     Cand cand[NTOT];
-    int crow[NTOT][5];  /* a column's rows among those taken part */
+    int cn[NTOT];       /* a column's entries in the rows taken part: */
+    int crow[NTOT][5];  /* their rows (among those taken part) */
+    double cv[NTOT][5]; /* and values */
     int rc_n[M];        /* a row's free columns (and its logical), by row */
     int rc_j[M][RC_MAX];
     double rc_v[M][RC_MAX];
@@ -139,10 +146,7 @@ static int refactor(LP *lp) {
     }
     for (int k = 0; k < m; k++) {
         int j = lp->head[k];
-        for (int e = 0; e < col_n[j]; e++) {
-            int r = lp->crow[j][e];
-            B[r][k] = col_v[j][e];
-        }
+        for (int e = 0; e < lp->cn[j]; e++) B[lp->crow[j][e]][k] = lp->cv[j][e];
     }
     for (int k = 0; k < m; k++) {
         int p = k;
@@ -169,7 +173,8 @@ static int refactor(LP *lp) {
 static inline double col_dot(const double *v, const LP *lp, int j) {
     double s = 0.0;
     const int *rows = lp->crow[j];
-    for (int e = 0; e < col_n[j]; e++) s += v[rows[e]] * col_v[j][e];
+    const double *vals = lp->cv[j];
+    for (int e = 0; e < lp->cn[j]; e++) s += v[rows[e]] * vals[e];
     return s;
 }
 
@@ -182,7 +187,7 @@ static void recompute(LP *lp) {
     for (int k = 0; k < lp->nact; k++) {
         int j = lp->act[k];
         if (lp->state[j] == BASIC || lp->x[j] == 0.0) continue;
-        for (int e = 0; e < col_n[j]; e++) rhs[lp->crow[j][e]] -= col_v[j][e] * lp->x[j];
+        for (int e = 0; e < lp->cn[j]; e++) rhs[lp->crow[j][e]] -= lp->cv[j][e] * lp->x[j];
     }
     for (int i = 0; i < m; i++) {
         double s = 0.0;
@@ -209,7 +214,7 @@ static void recompute(LP *lp) {
         if (want != lp->state[j]) {
             double nx = want == UP ? lp->up[j] : lp->lo[j];
             double dx = nx - lp->x[j];
-            for (int e = 0; e < col_n[j]; e++) delta[lp->crow[j][e]] += col_v[j][e] * dx;
+            for (int e = 0; e < lp->cn[j]; e++) delta[lp->crow[j][e]] += lp->cv[j][e] * dx;
             lp->x[j] = nx;
             lp->state[j] = want;
             moved = 1;
@@ -315,15 +320,17 @@ static int dual_simplex(LP *lp) {
          * its breakpoint keep theirs: their reduced cost becomes 0) */
         double f[M];
         int nflip = 0, fnz[M], nf = 0;
+        char in_f[M];  /* whether a row is in fnz already */
         memset(f, 0, sizeof(double) * m);
+        memset(in_f, 0, (size_t)m);
         for (int k2 = 0; k2 < k; k2++) {
             int j = cand[k2].j;
             double nx = lp->state[j] == LOW ? lp->up[j] : lp->lo[j];
             double dx = nx - lp->x[j];
-            for (int e = 0; e < col_n[j]; e++) {
+            for (int e = 0; e < lp->cn[j]; e++) {
                 int rr = lp->crow[j][e];
-                if (f[rr] == 0.0) fnz[nf++] = rr;
-                f[rr] += col_v[j][e] * dx;
+                if (!in_f[rr]) { in_f[rr] = 1; fnz[nf++] = rr; }
+                f[rr] += lp->cv[j][e] * dx;
             }
             lp->x[j] = nx;
             lp->state[j] = lp->state[j] == LOW ? UP : LOW;
@@ -430,17 +437,18 @@ static PyObject *list_of_ints(const long *v, int n) {
 }
 
 PyDoc_STRVAR(solve_doc,
-"solve(table, rack, jt, jr, weights=None) -> (bound, played, jokers_played, shapes, point, iterations) or None\n\n"
+"solve(table, rack, jt, jr, weights=None, cap=-1) -> (bound, played, jokers_played, shapes, point, pivots) or None\n\n"
 "The linear relaxation of engine.solver.bound for 52 counts of table and rack\n"
-"and the jokers: the Lagrangian bound of the optimum's prices (valid for any\n"
-"prices), the rack tiles and jokers its point plays and the shapes it lays\n"
-"(each rounded down), the point itself in integers when it is integral (else\n"
-"None) and the pivots taken. None when no point fits or the simplex gave up.");
+"and the jokers (with cap >= 0: at most cap tiles played, jokers included):\n"
+"the Lagrangian bound of the optimum's prices (valid for any prices), the rack\n"
+"tiles and jokers its point plays and the shapes it lays (each rounded down),\n"
+"the point itself in integers when it is integral (else None) and the pivots\n"
+"taken. None when no point fits or the simplex gave up.");
 
 static PyObject *lp_solve(PyObject *self, PyObject *args) {
     PyObject *table_o, *rack_o, *weights_o = Py_None;
-    int jt, jr;
-    if (!PyArg_ParseTuple(args, "OOii|O", &table_o, &rack_o, &jt, &jr, &weights_o)) return NULL;
+    int jt, jr, cap = -1;
+    if (!PyArg_ParseTuple(args, "OOii|Oi", &table_o, &rack_o, &jt, &jr, &weights_o, &cap)) return NULL;
     int table[52], rack[52];
     if (!read_counts(table_o, table, 52, "table") || !read_counts(rack_o, rack, 52, "rack")) return NULL;
     double value[53];
@@ -454,6 +462,10 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     }
     if (jt < 0 || jr < 0) {
         PyErr_SetString(PyExc_ValueError, "jokers: expected counts of 0 or more");
+        return NULL;
+    }
+    if (cap < -1) {
+        PyErr_SetString(PyExc_ValueError, "cap: expected a count of tiles, or -1 for none");
         return NULL;
     }
     for (int t = 0; t < 52; t++)
@@ -489,9 +501,12 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     for (int j = 0; j < NSTRUCT; j++)
         if (up[j] > 0)
             for (int e = 0; e < col_n[j]; e++) used[col_r[j][e]] = 1;
+    /* the cap on the tiles played (jokers included) takes part when given */
+    used[CAPROW] = cap >= 0;
     double brow[M];
     for (int t = 0; t < 52; t++) brow[t] = table[t];
     brow[52] = jt;
+    brow[CAPROW] = cap >= 0 ? cap : 0;
     int m = 0;
     int infeasible = 0;
     for (int i = 0; i < M; i++) {
@@ -511,8 +526,16 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
         PyMem_Free(lp);
         Py_RETURN_NONE;
     }
-    for (int j = 0; j < NTOT; j++)
-        for (int e = 0; e < col_n[j]; e++) lp->crow[j][e] = lp->row_of[col_r[j][e]];
+    for (int j = 0; j < NTOT; j++) {
+        int n = 0;
+        for (int e = 0; e < col_n[j]; e++) {
+            int r = lp->row_of[col_r[j][e]];
+            if (r < 0) continue;  /* (the cap's row when none is given) */
+            lp->crow[j][n] = r;
+            lp->cv[j][n++] = col_v[j][e];
+        }
+        lp->cn[j] = n;
+    }
     int na = 0;
     for (int j = 0; j < NSTRUCT; j++) {
         lp->lo[j] = 0.0;
@@ -538,7 +561,9 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     }
     for (int i = 0; i < M; i++) {
         int j = NSTRUCT + i;
-        lp->lo[j] = lp->up[j] = 0.0;
+        lp->lo[j] = 0.0;
+        lp->up[j] = i == CAPROW && cap >= 0 ? cap : 0.0;
+        up[j] = lp->up[j];
         lp->c[j] = lp->ctrue[j] = 0.0;
         lp->x[j] = 0.0;
         if (lp->row_of[i] >= 0) {
@@ -554,10 +579,10 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     for (int k = 0; k < na; k++) {
         int j = lp->act[k];
         lp->stamp[j] = -1;
-        for (int e = 0; e < col_n[j]; e++) {
+        for (int e = 0; e < lp->cn[j]; e++) {
             int r = lp->crow[j][e];
             lp->rc_j[r][lp->rc_n[r]] = j;
-            lp->rc_v[r][lp->rc_n[r]++] = col_v[j][e];
+            lp->rc_v[r][lp->rc_n[r]++] = lp->cv[j][e];
         }
     }
     /* the logical basis: B^-1 = I, the prices 0, so x_B = b - N x_N and
@@ -572,7 +597,7 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
         int j = lp->act[k];
         lp->d[j] = lp->state[j] == BASIC ? 0.0 : lp->c[j];
         if (lp->state[j] == UP)
-            for (int e = 0; e < col_n[j]; e++) lp->x[lp->head[lp->crow[j][e]]] -= col_v[j][e] * lp->x[j];
+            for (int e = 0; e < lp->cn[j]; e++) lp->x[lp->head[lp->crow[j][e]]] -= lp->cv[j][e] * lp->x[j];
     }
     int status = dual_simplex(lp);
     if (status != 0) {
@@ -590,7 +615,7 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     for (int i = 0; i < m; i++) bound += lp->b[i] * pi[i];
     for (int k = 0; k < na; k++) {
         int j = lp->act[k];
-        if (j >= NSTRUCT) continue;
+        /* (a logical: cost 0; only the cap's has room) */
         double red = -lp->ctrue[j] - col_dot(pi, lp, j);
         if (red > 0) bound += up[j] * red;
     }

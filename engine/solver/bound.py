@@ -373,9 +373,9 @@ class _CModel:
         self.played = self._melds = self.shapes = None
 
     def bound(self, lp: Any, table: list[int], rack: list[int], jt: int, jr: int,
-              weights: list[int] | None) -> float | None:
+              weights: list[int] | None, cap: int | None = None) -> float | None:
         self.forget()
-        got = lp.solve(table, rack, jt, jr, weights)
+        got = lp.solve(table, rack, jt, jr, weights, -1 if cap is None else cap)
         if got is None:
             return None  # no point fits (or the simplex gave up): no bound
         ub, played, jokers, shapes, point, _pivots = got
@@ -428,22 +428,26 @@ def forget() -> None:
 
 
 def score_bound(table: list[int], rack: list[int], jt: int, jr: int,
-                weights: list[int] | None = None, cold: bool = True) -> float | None:
+                weights: list[int] | None = None, cold: bool = True,
+                cap: int | None = None) -> float | None:
     """An upper bound on the score (``BIG`` a tile placed plus the value,
     face values or ``weights``) of any plan placing all of ``table`` (52
     counts, ``jt`` jokers) and some of ``rack`` (52 counts, ``jr`` jokers);
     ``None`` when it cannot be computed (neither the simplex in C nor
     HiGHS, or the solver failed).
     Rounding aside (well under 1e-3 on these magnitudes), no plan scores
-    more."""
+    more. With ``cap``, of plans placing at most ``cap`` rack tiles (jokers
+    included): where no plan places more (a bound proved it), a bound on
+    every plan, tighter on the value; only the simplex in C takes it
+    (HiGHS answers ``None``)."""
     lp = _c_simplex()
     if lp is not None:
         cmodel = getattr(_LOCAL, "cmodel", None)
         if cmodel is None:
             cmodel = _LOCAL.cmodel = _CModel()
         _LOCAL.last = cmodel
-        return cmodel.bound(lp, table, rack, jt, jr, weights)
-    if not _load():
+        return cmodel.bound(lp, table, rack, jt, jr, weights, cap)
+    if cap is not None or not _load():
         return None
     model = getattr(_LOCAL, "model", None)
     if model is None:

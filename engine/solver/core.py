@@ -186,6 +186,18 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
                                        rack if dfs_failed else None, jr)
             if early_plan is not None and _proves(early, early_plan.score + 1):
                 return early_plan
+            if early_plan is not None and CAP_BOUND:
+                # as many tiles as the bound allows: the bound capped to
+                # them is tighter on the value, and its play, rounded down,
+                # may score more
+                capped = _capped(table, rack, jt, jr, weights, early, early_plan.score >> 16)
+                if capped is not early:
+                    early = capped
+                    better = _rounded_plan(table, jt, early_plan, weights)
+                    if better is not None:
+                        early_plan = better
+                    if _proves(early, early_plan.score + 1):
+                        return early_plan
         best = None
         if early is not None and FOCUS:
             # the narrow pass kept to plans of as many tiles as the bound
@@ -259,6 +271,11 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
                 bound = total - (best.score >> 16)
                 probe.floor = floor + 1  # (only cuts more: still exact)
                 probe.budget = bound
+            if _proves(ub, ((best.score >> 16) + 1) * dp.BIG) and early is None:
+                # no plan places more: the bound capped to its tiles may prove its value
+                ub = _capped(table, rack, jt, jr, weights, ub, best.score >> 16)
+                if _proves(ub, best.score + 1):
+                    return best
             if _proves(ub, ((best.score >> 16) + 1) * dp.BIG):
                 widened = True  # no plan places more: a wider pass now cannot help
                 if TILE_CAP:
@@ -356,14 +373,25 @@ LEAN = 1
 
 
 def _relaxation(table: list[int], rack: list[int], jt: int, jr: int,
-                weights: list[int] | None) -> float | None:
+                weights: list[int] | None, cap: int | None = None) -> float | None:
     """The linear relaxation's bound on any plan's score
-    (:mod:`engine.solver.bound`), or ``None`` (not used, or not
-    available)."""
+    (:mod:`engine.solver.bound`; with ``cap``, on plans of at most ``cap``
+    tiles), or ``None`` (not used, or not available)."""
     if not BOUND:
         return None
     cold = bool(LP_COLD) and sum(table) + jt >= LP_COLD
-    return relaxation.score_bound(table, rack, jt, jr, weights, cold)
+    return relaxation.score_bound(table, rack, jt, jr, weights, cold, cap)
+
+
+def _capped(table: list[int], rack: list[int], jt: int, jr: int,
+            weights: list[int] | None, ub: float | None, tiles: int) -> float | None:
+    """When ``ub`` proves that no plan places more than ``tiles`` tiles: the
+    relaxation's bound with that cap (``CAP_BOUND``), tighter on the value
+    and still a bound on every plan, when it is lower; else ``ub``."""
+    if not CAP_BOUND or ub is None or not _proves(ub, (tiles + 1) * dp.BIG):
+        return ub
+    capped = _relaxation(table, rack, jt, jr, weights, tiles)
+    return ub if capped is None or capped >= ub else capped
 
 
 def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
@@ -527,6 +555,8 @@ LP_FIRST = 1
 # before the depth-first check too (on larger ones that check nearly always
 # finds every candidate a place, and the bound would be wasted)
 DFS_AFTER_BOUND = 50
+# 1: where the bound proves the incumbent's tiles, the bound capped to them
+CAP_BOUND = 1
 # the narrow pass after the bound asked first: budgeted by the tiles it allows
 FOCUS = True
 FOCUS_WIDE = True

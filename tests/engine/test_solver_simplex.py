@@ -89,6 +89,65 @@ def test_the_optimum_is_highs_and_an_integral_point_is_a_layout():
     assert solved >= 150 and infeasible >= 10 and integral >= 20
 
 
+def _linprog(table, rack, jt, jr, weights, cap):
+    """The same programme written out for SciPy's linprog (HiGHS), with the
+    cap on the tiles played as an inequality: its optimum."""
+    import numpy as np
+    from scipy.optimize import linprog
+
+    ns = bound.NS
+    nv = ns + 105
+    a = np.zeros((53, nv))
+    for m, shape in enumerate(bound.SHAPES):
+        for t in shape:
+            a[t, m] += 1
+    for t in range(52):
+        a[t, ns + t] = -1
+        a[t, ns + 52 + t] = -1
+        a[52, ns + 52 + t] = 1
+    a[52, ns + 104] = -1
+    value = [t % 13 + 1 for t in range(52)] + [30] if weights is None else weights
+    cost = np.zeros(nv)
+    cost[ns:ns + 52] = [bound.BIG + value[t] for t in range(52)]
+    cost[ns + 104] = bound.BIG + value[52]
+    jokers = jt + jr
+    upper = [min(table[t] + rack[t] + jokers for t in shape) for shape in bound.SHAPES]
+    upper += list(rack) + [jokers] * 52 + [jr]
+    cap_row = np.zeros((1, nv))
+    cap_row[0, ns:ns + 52] = 1
+    cap_row[0, ns + 104] = 1
+    got = linprog(-cost, A_eq=a, b_eq=list(table) + [jt], A_ub=cap_row, b_ub=[cap],
+                  bounds=list(zip([0] * nv, upper)), method="highs")
+    return None if got.status != 0 else -got.fun
+
+
+def test_the_cap_on_tiles_played_gives_linprogs_optimum():
+    """With a cap on the tiles played (the solver asks it at the tiles a
+    bound proved), the optimum is that of the programme with the cap as an
+    inequality, written out for SciPy; a cap above what can be played
+    changes nothing, and every cap's bound is at most the uncapped one."""
+    pytest.importorskip("scipy")
+    lp = _simplex()
+    checked = 0
+    for table, rack, jt, jr, weights in _positions()[::3]:
+        free = lp.solve(table, rack, jt, jr, weights)
+        if free is None:
+            continue
+        most = int(free[0] // bound.BIG)
+        for cap in {0, most // 2, max(0, most - 1), most, most + 3}:
+            got = lp.solve(table, rack, jt, jr, weights, cap)
+            want = _linprog(table, rack, jt, jr, weights, cap)
+            if want is None:
+                assert got is None
+                continue
+            assert got is not None and got[0] == pytest.approx(want, abs=1e-6, rel=1e-12)
+            assert got[0] <= free[0] + 1e-6
+            assert sum(got[1]) + got[2] <= cap
+            checked += 1
+        assert lp.solve(table, rack, jt, jr, weights, most + 3)[0] == pytest.approx(free[0], abs=1e-6)
+    assert checked >= 150
+
+
 def test_the_answers_are_the_same_with_highs(monkeypatch):
     _simplex()
     _highs()
@@ -120,6 +179,7 @@ def test_the_rounded_play_reads_the_simplexs_point():
     (([0] * 52, [-1] + [0] * 51, 0, 0), "counts of 0 or more"),
     (([0] * 52, [0] * 52, -1, 0), "jokers"),
     (([0] * 52, [0] * 52, 0, 0, [1] * 10), "weights"),
+    (([0] * 52, [0] * 52, 0, 0, None, -2), "cap"),
 ])
 def test_bad_input_is_refused(args, message):
     with pytest.raises(ValueError, match=message):
