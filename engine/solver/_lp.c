@@ -478,13 +478,16 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     int jokers = jt + jr;
     double up[NTOT], cost[NTOT];
     for (int j = 0; j < NSHAPE; j++) {
-        int u = 1 << 30;
+        /* as often as each of its tiles is there (jokers standing in),
+         * and as the numbered tiles it holds: every meld holds one */
+        int u = 1 << 30, real = 0;
         for (int e = 0; e < col_n[j]; e++) {
             int t = col_r[j][e];
             int a = table[t] + rack[t] + jokers;
             if (a < u) u = a;
+            real += table[t] + rack[t];
         }
-        up[j] = u;
+        up[j] = u < real ? u : real;
         cost[j] = 0.0;
     }
     for (int t = 0; t < 52; t++) {

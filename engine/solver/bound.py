@@ -231,7 +231,10 @@ class _Model:
             h.changeColsCost(NV, self.cols, cost)
             self.value_key = key
         upper = self.upper
-        upper[:NS] = avail[self.shape_idx].min(axis=1)
+        # a shape as often as each of its tiles is there (jokers standing
+        # in), and as the numbered tiles it holds (every meld holds one)
+        real = np.append(t_np + r_np, 0.0)
+        upper[:NS] = np.minimum(avail[self.shape_idx].min(axis=1), real[self.shape_idx].sum(axis=1))
         upper[NS:NS + 52] = r_np
         upper[NS + 52:NS + 104] = jokers
         upper[NS + 104] = jr

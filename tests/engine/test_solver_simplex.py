@@ -111,7 +111,8 @@ def _linprog(table, rack, jt, jr, weights, cap):
     cost[ns:ns + 52] = [bound.BIG + value[t] for t in range(52)]
     cost[ns + 104] = bound.BIG + value[52]
     jokers = jt + jr
-    upper = [min(table[t] + rack[t] + jokers for t in shape) for shape in bound.SHAPES]
+    upper = [min(min(table[t] + rack[t] + jokers for t in shape), sum(table[t] + rack[t] for t in shape))
+             for shape in bound.SHAPES]
     upper += list(rack) + [jokers] * 52 + [jr]
     cap_row = np.zeros((1, nv))
     cap_row[0, ns:ns + 52] = 1
