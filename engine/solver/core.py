@@ -212,6 +212,15 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
                 best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM, floor=floor)
             if best is None:
                 best = early_plan
+            elif CAP_BOUND and best.score >> 16 == most and (
+                    early_plan is None or early_plan.score >> 16 < most):
+                # the narrow pass reached the tiles the bound allows (the
+                # rounded play did not): the bound capped to them may prove it
+                capped = _capped(table, rack, jt, jr, weights, early, most)
+                if capped is not early:
+                    early = capped
+                    if _proves(early, best.score + 1):
+                        return best
         else:
             best = dp.run_dp(table, rack, jt, jr, weights=weights, beam=BEAM)
         widened = False
