@@ -566,6 +566,9 @@ LP_FIRST = 1
 DFS_AFTER_BOUND = 50
 # 1: where the bound proves the incumbent's tiles, the bound capped to them
 CAP_BOUND = 1
+# 1: exact_pass asks its wider pass first (0: once neither direction has
+# finished early, as before)
+WIDEN_FIRST = 1
 # the narrow pass after the bound asked first: budgeted by the tiles it allows
 FOCUS = True
 FOCUS_WIDE = True
@@ -619,14 +622,25 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
     number again. A ``favoured`` pass given (the probe's, given up at its
     limit) first goes on for ``EXACT_RETRY`` states more. ``cap`` (when > 0): no plan places more tiles than that
     (see ``dp.Pass.cap_tiles``). ``widen``, when given, is asked for a
-    plan once neither direction has finished early (before the favoured
-    one goes on to the end): a plan scoring at least the floor raises it.
+    plan first (``WIDEN_FIRST``; else once neither direction has finished
+    early, before the favoured one goes on to the end): a plan scoring at
+    least the floor raises it.
 
     :returns: the best plan scoring at least the floor (``None``: none),
         and the plan ``widen`` found that raised the floor (else ``None``).
     """
     first, then = EXACT_TRY
     tried = favoured is not None  # a pass the favoured way, given up at its limit
+    found = None
+    if widen is not None and WIDEN_FIRST:
+        found = widen()
+        if found is not None and found.score >= (floor if favoured is None else favoured.floor):
+            floor = found.score + 1
+            if favoured is not None:
+                favoured.floor = floor
+        else:
+            found = None
+        widen = None
     if favoured is None:
         favoured = _pass(table, rack, jt, jr, budget, weights, floor, flip, cap)
     if first:
@@ -635,7 +649,7 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
             # count, or with a floor raised since, it often ends within it)
             favoured.limit = favoured.work + EXACT_RETRY if tried else first
             try:
-                return _finish(favoured, flip), None
+                return _finish(favoured, flip), found
             except dp.SearchLimit:
                 # it stays at the last number it finished (the one it was in
                 # is taken again when it resumes)
@@ -645,10 +659,9 @@ def exact_pass(table: list[int], rack: list[int], jt: int, jr: int, budget: int,
         other = _pass(table, rack, jt, jr, budget, weights, floor, not flip, cap)
         other.limit = then
         try:
-            return _finish(other, not flip), None
+            return _finish(other, not flip), found
         except dp.SearchLimit:
             pass
-    found = None
     if widen is not None:
         found = widen()
         if found is not None and found.score >= favoured.floor:

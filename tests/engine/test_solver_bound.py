@@ -206,3 +206,24 @@ def test_an_integral_relaxation_is_laid_out_as_it_stands(monkeypatch):
 
 def counts_to_list(counts):
     return [code for code, k in enumerate(counts) for _ in range(k)]
+
+
+@pytest.mark.parametrize("widen_first", [0, 1])
+def test_the_exact_pass_keeps_the_plan_its_wider_pass_found(widen_first, monkeypatch):
+    """``exact_pass`` with a ``widen`` that finds the optimum: the floor is
+    raised past it, so no pass finds a plan, and the optimum comes back as
+    the plan the wider pass found, whichever comes first."""
+    monkeypatch.setattr(core, "WIDEN_FIRST", widen_first)
+    checked = 0
+    for i in range(8):
+        tc, jt, cand, jr = _position(f"bound-widen-{i}", XP, 40, 16 + i)
+        best = core.best_plan(tc, cand, jt, jr)
+        if best is None or best.score == 0:
+            continue
+        loss = sum(cand) + jr - (best.score >> 16)
+        plan, found = core.exact_pass(tc, cand, jt, jr, loss, None, 1, False,
+                                      widen=lambda best=best: best)
+        got = plan if plan is not None else found
+        assert got is not None and got.score == best.score, i
+        checked += 1
+    assert checked >= 6
