@@ -120,6 +120,9 @@ def main(argv=None) -> int:
     ap.add_argument("--levels", default="greedy,strong", help="Sabra seats' levels, in turn")
     args = ap.parse_args(argv)
     _, backend = load()
+    from engine.solver import bound
+
+    backend += f", its bound by {bound.backend()}"
     load_before = os.getloadavg()
     print(f"solver: {backend}; cores: {os.cpu_count()}; "
           f"load average before: {' '.join(f'{x:.2f}' for x in load_before)}")
