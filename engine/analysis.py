@@ -62,8 +62,9 @@ def engine_version() -> str:
 def solver_version() -> str:
     """The solver's programme: the digest of its sources (every module of
     ``engine/solver``; the compiled build runs the same ``dp.py``, so
-    answers do not depend on it) and the HiGHS its bound runs on, whose
-    relaxation can choose between plays of the same tiles and value
+    answers do not depend on it) and what its bound runs on (the simplex
+    in C with the digest of ``_lp.c``, or which HiGHS), whose relaxation
+    can choose between plays of the same tiles and value
     (:func:`engine.solver.bound.backend`)."""
     from .solver import bound
 
