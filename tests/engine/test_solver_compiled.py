@@ -4,7 +4,6 @@ chooses, and it gives exactly the interpreted module's answers."""
 
 from __future__ import annotations
 
-import os
 
 import pytest
 
@@ -12,14 +11,11 @@ from engine.solver import compiled, core, dp, solve
 from engine.solver.positions import random_position
 from engine.tiles import STANDARD, XP
 
+from .solver_builds import required
+
 
 def _current_build():
-    mod, why = compiled._compiled()
-    if mod is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and the compiled solver is {why} (bin/setup builds it)")
-        pytest.skip(f"the compiled solver is {why} (bin/setup builds it; needs a C compiler)")
-    return mod
+    return required(compiled._compiled(), "the compiled solver")
 
 
 def test_choice_by_environment(monkeypatch):

@@ -9,7 +9,6 @@ gives up at the same limit."""
 from __future__ import annotations
 
 import gc
-import os
 import weakref
 
 import pytest
@@ -18,14 +17,11 @@ from engine.solver import compiled, core, dp, solve
 from engine.solver.positions import random_position
 from engine.tiles import STANDARD, XP
 
+from .solver_builds import required
+
 
 def _kernel():
-    mod, why = compiled._kernel()
-    if mod is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and the solver's layers in C are {why} (bin/setup builds them)")
-        pytest.skip(f"the solver's layers in C are {why} (bin/setup builds them; needs a C compiler)")
-    return mod
+    return required(compiled._kernel(), "the solver's layers in C")
 
 
 class _Recording:

@@ -6,7 +6,6 @@ from the solver with it and with HiGHS, and bad input refused."""
 
 from __future__ import annotations
 
-import os
 import random
 
 import pytest
@@ -15,14 +14,11 @@ from engine.solver import bound, compiled, core, solve
 from engine.solver.positions import random_position
 from engine.tiles import JOKER, STANDARD, XP, counts_of
 
+from .solver_builds import required
+
 
 def _simplex():
-    mod, why = compiled._simplex()
-    if mod is None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true and the bound's simplex in C is {why} (bin/setup builds it)")
-        pytest.skip(f"the bound's simplex in C is {why} (bin/setup builds it; needs a C compiler)")
-    return mod
+    return required(compiled._simplex(), "the bound's simplex in C")
 
 
 def _highs():
