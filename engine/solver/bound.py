@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import threading
 from itertools import combinations
+from operator import add, gt
 
 from typing import Any
 
@@ -281,24 +282,27 @@ GROUP_JOKER = 105  # as engine.melds: + the number's index
 RUN_JOKER = 53  # + the tile's code
 
 
-def shapes_laid(counts: list[int], real: list[int], jokers: int
+def shapes_laid(counts: list[int], real: list[int], jokers: int,
+                laid: list[tuple[int, int]] | None = None
                 ) -> tuple[list[tuple[int, ...]], list[int], int] | None:
     """``counts[m]`` melds of each shape ``m``, their slots filled by the
     ``real`` tiles (52 counts) and ``jokers`` standing in where a tile is
     short: the melds (slots as :func:`integral_layout`), the real tiles and
     jokers left over; ``None`` when the jokers do not suffice or a meld
-    would hold jokers only."""
+    would hold jokers only. ``laid``, when given, is ``counts``' shapes
+    laid, as (shape, count) in order."""
     slots = [0] * 52
     melds: list[list[int]] = []
     groups: list[bool] = []
     if LEAN:
-        for m, k in enumerate(counts[:NS]):
-            if k <= 0:
-                continue  # (most shapes are not laid)
+        if laid is None:
+            laid = [(m, k) for m, k in enumerate(counts[:NS]) if k > 0]  # (most are not laid)
+        for m, k in laid:
             shape = SHAPES[m]
+            group = m >= RUNS
             for _ in range(k):
                 melds.append(list(shape))
-                groups.append(m >= RUNS)
+                groups.append(group)
             for t in shape:
                 slots[t] += k
     else:
@@ -308,13 +312,11 @@ def shapes_laid(counts: list[int], real: list[int], jokers: int
                 groups.append(m >= RUNS)
                 for t in SHAPES[m]:
                     slots[t] += 1
-    left_real = [real[t] - slots[t] if real[t] > slots[t] else 0 for t in range(52)]
+    left_real = [r - n if r > n else 0 for r, n in zip(real, slots)]
     # jokers stand in where the meld keeps most real tiles (checked below)
     have = [len(m) for m in melds]
-    for t in range(52):
+    for t in [t for t in range(52) if slots[t] > real[t]]:  # (the tiles short)
         short = slots[t] - real[t]
-        if short <= 0:
-            continue
         jokers -= short
         if jokers < 0:
             return None
@@ -343,17 +345,17 @@ def integral_layout(x: list[int], table: list[int], rack: list[int], jt: int,
     played = x[NS:NS + 52]
     stand = x[NS + 52:NS + 104]
     jokers_played = x[NS + 104]
-    if jokers_played > jr or any(played[t] > rack[t] for t in range(52)):
+    if jokers_played > jr or any(map(gt, played, rack[:52])):
         return None
     slots = [0] * 52
-    for m, k in enumerate(x[:NS]):
-        if k or not LEAN:  # (most shapes are not laid)
-            for t in SHAPES[m]:
-                slots[t] += k
-    if sum(stand) != jt + jokers_played or any(
-            slots[t] != table[t] + played[t] + stand[t] for t in range(52)):
+    laid_shapes = [(m, k) for m, k in enumerate(x[:NS]) if k]  # (most shapes are not laid)
+    for m, k in laid_shapes:
+        for t in SHAPES[m]:
+            slots[t] += k
+    placed = list(map(add, table[:52], played))
+    if sum(stand) != jt + jokers_played or list(map(add, placed, stand)) != slots:
         return None
-    laid = shapes_laid(x, [table[t] + played[t] for t in range(52)], jt + jokers_played)
+    laid = shapes_laid(x, placed, jt + jokers_played, laid_shapes)
     return None if laid is None else laid[0]
 
 

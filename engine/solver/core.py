@@ -421,7 +421,7 @@ def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
         return None
     played, jokers = hint
     n = sum(played) + jokers
-    value = sum(played[i] * (i % 13 + 1 if weights is None else weights[i]) for i in range(52))
+    value = sum(map(mul, played, _FACE if weights is None else weights))
     value += jokers * (dp.JOKER_VALUE if weights is None else weights[52])
     score = n * dp.BIG + value
     if n == 0 or best is not None and score <= best.score:
@@ -453,6 +453,9 @@ def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
         plan.score = score
         return plan
     return None
+
+
+_FACE = [i % 13 + 1 for i in range(52)]  # the numbered tiles' face values
 
 
 class LaidPlan:
@@ -489,8 +492,9 @@ class LaidPlan:
                     slots.append(GROUP_JOKER + (12 - n if mirrored else n))
             melds.append(canonical(slots))
         used = [0] * 52
-        for code in range(52):
-            used[back[code]] += self.played[code]
+        for code, k in enumerate(self.played):
+            if k:
+                used[back[code]] += k
         return melds, used
 
 
