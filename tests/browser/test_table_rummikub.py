@@ -281,13 +281,16 @@ def test_four_browsers_play_a_whole_game(asgi_live_server, browser, screenshot, 
                 settled(page)
                 tile(page, code).drag_to(meld)
                 page.wait_for_selector(f'.tk-meld[data-meld="{i}"] [data-code="{code}"]', timeout=10000)
-        else:            # by taps (Dan's on the phone)
+        else:            # by taps (Dan's on the phone), each landed before the next, as the drops
             act = (lambda target: page.tap(target)) if page is dan else (lambda target: page.click(target))
             tile(page, run[0]).tap() if page is dan else tile(page, run[0]).click()
             act(".tk-new-meld")
+            page.wait_for_selector(f'.tk-meld[data-meld="{i}"] [data-code="{run[0]}"]', timeout=10000)
             for code in run[1:]:
+                settled(page)
                 tile(page, code).tap() if page is dan else tile(page, code).click()
                 act(f'.tk-meld[data-meld="{i}"]')
+                page.wait_for_selector(f'.tk-meld[data-meld="{i}"] [data-code="{code}"]', timeout=10000)
         ready(page)
         if page is dan:
             screenshot(dan, "phone-mid-turn", full=False)
