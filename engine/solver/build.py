@@ -3,7 +3,7 @@
 
     python -m engine.solver.build build    # compile (bin/setup does this)
     python -m engine.solver.build check    # exit 0 when the build is current
-    python -m engine.solver.build status   # which programme solve() runs
+    python -m engine.solver.build status   # which programme solve() runs, and its bound
 """
 
 from __future__ import annotations
@@ -136,7 +136,10 @@ def main(argv: list[str] | None = None) -> int:
     mod, why = _compiled()
     if args[0] == "check":
         return 0 if mod is not None and _kernel()[0] is not None and _simplex()[0] is not None else 1
+    from . import bound
+
     print(load()[1])
+    print(f"bound: {bound.backend()}")  # (the simplex in C when built, else HiGHS)
     return 0
 
 

@@ -181,3 +181,15 @@ def test_the_rounded_play_reads_the_simplexs_point():
 def test_bad_input_is_refused(args, message):
     with pytest.raises(ValueError, match=message):
         _simplex().solve(*args)
+
+
+def test_the_build_status_names_the_bound(capsys):
+    """``python -m engine.solver.build status`` says which programme
+    solve() runs and what its bound runs on."""
+    _simplex()
+    from engine.solver import build
+
+    assert build.main(["status"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == compiled.load()[1]
+    assert out[1] == f"bound: {bound.backend()}" and out[1].startswith("bound: dual simplex in C (sha256:")
