@@ -41,7 +41,6 @@
 #define NTOT (NSTRUCT + M)  /* then a logical column per row */
 #define BIG 65536.0
 #define REFACTOR 100
-#define RC_MAX 60     /* a row's columns: 52 z_t, the jokers played and its logical at most */
 #define MAX_ITER 3000
 #define PTOL 1e-9     /* primal feasibility */
 #define PIVTOL 1e-9   /* smallest |alpha| that may pivot */
@@ -127,9 +126,9 @@ typedef struct {
     int cn[NTOT];       /* a column's entries in the rows taken part: */
     int crow[NTOT][5];  /* their rows (among those taken part) */
     double cv[NTOT][5]; /* and values */
-    int rc_n[M];        /* a row's free columns (and its logical), by row */
-    int rc_j[M][RC_MAX];
-    double rc_v[M][RC_MAX];
+    int rc_beg[M + 1];  /* a row's free columns (and its logical), by row: */
+    int rc_j[NTOT * 5]; /* rc_j[rc_beg[t] .. rc_beg[t + 1]) */
+    double rc_v[NTOT * 5];
     int stamp[NTOT];    /* the pivot that last computed a column's alpha */
     int touched[NTOT];
     int iters;
@@ -270,14 +269,14 @@ static int dual_simplex(LP *lp) {
             double v = rho[t];
             if (v == 0.0) continue;
             rz[nz++] = t;
-            for (int e = 0; e < lp->rc_n[t]; e++) {
-                int j = lp->rc_j[t][e];
+            for (int e = lp->rc_beg[t]; e < lp->rc_beg[t + 1]; e++) {
+                int j = lp->rc_j[e];
                 if (lp->stamp[j] != stamp) {
                     lp->stamp[j] = stamp;
                     lp->alpha[j] = 0.0;
                     lp->touched[nt++] = j;
                 }
-                lp->alpha[j] += lp->rc_v[t][e] * v;
+                lp->alpha[j] += lp->rc_v[e] * v;
             }
         }
         int nc = 0;
@@ -498,12 +497,36 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     }
     up[NSHAPE + 104] = jr;
     cost[NSHAPE + 104] = BIG + value[52];
+    /* a tile with no copy on the table or the rack is a joker's wherever a
+     * shape holds it: its row (sum of the shapes holding it = z_t) is
+     * substituted into the jokers' row, where each shape then counts the
+     * jokers its missing tiles need, and z_t leaves (its bound, at most
+     * the jokers, is implied by the jokers' row). The programme is the
+     * same; its basis is the tiles there are, not all 52 */
+    int empty[52];
+    for (int t = 0; t < 52; t++) {
+        empty[t] = table[t] + rack[t] == 0;
+        if (empty[t]) up[NSHAPE + 52 + t] = 0;
+    }
+    int gn[NSTRUCT], gr[NSTRUCT][5];
+    double gv[NSTRUCT][5];
+    for (int j = 0; j < NSTRUCT; j++) {
+        int n = 0, need = 0;
+        for (int e = 0; e < col_n[j]; e++) {
+            int t = col_r[j][e];
+            if (j < NSHAPE && empty[t]) { need++; continue; }
+            gr[j][n] = t;
+            gv[j][n++] = col_v[j][e];
+        }
+        if (need) { gr[j][n] = 52; gv[j][n++] = need; }
+        gn[j] = n;
+    }
     /* the rows taken part: a free column touches them, or they hold tiles */
     int used[M];
     memset(used, 0, sizeof(used));
     for (int j = 0; j < NSTRUCT; j++)
         if (up[j] > 0)
-            for (int e = 0; e < col_n[j]; e++) used[col_r[j][e]] = 1;
+            for (int e = 0; e < gn[j]; e++) used[gr[j][e]] = 1;
     /* the cap on the tiles played (jokers included) takes part when given */
     used[CAPROW] = cap >= 0;
     double brow[M];
@@ -531,11 +554,12 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     }
     for (int j = 0; j < NTOT; j++) {
         int n = 0;
-        for (int e = 0; e < col_n[j]; e++) {
-            int r = lp->row_of[col_r[j][e]];
-            if (r < 0) continue;  /* (the cap's row when none is given) */
+        int nn = j < NSTRUCT ? gn[j] : col_n[j];
+        for (int e = 0; e < nn; e++) {
+            int r = lp->row_of[j < NSTRUCT ? gr[j][e] : col_r[j][e]];
+            if (r < 0) continue;  /* (a row left out: only fixed columns touch it) */
             lp->crow[j][n] = r;
-            lp->cv[j][n++] = col_v[j][e];
+            lp->cv[j][n++] = j < NSTRUCT ? gv[j][e] : col_v[j][e];
         }
         lp->cn[j] = n;
     }
@@ -578,14 +602,21 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
         }
     }
     lp->nact = na;
-    memset(lp->rc_n, 0, sizeof(lp->rc_n));
+    int fill[M + 1];
+    memset(fill, 0, sizeof(fill));
+    for (int k = 0; k < na; k++) {
+        int j = lp->act[k];
+        for (int e = 0; e < lp->cn[j]; e++) fill[lp->crow[j][e] + 1]++;
+    }
+    for (int i = 0; i < m; i++) fill[i + 1] += fill[i];
+    memcpy(lp->rc_beg, fill, sizeof(int) * (m + 1));
     for (int k = 0; k < na; k++) {
         int j = lp->act[k];
         lp->stamp[j] = -1;
         for (int e = 0; e < lp->cn[j]; e++) {
             int r = lp->crow[j][e];
-            lp->rc_j[r][lp->rc_n[r]] = j;
-            lp->rc_v[r][lp->rc_n[r]++] = lp->cv[j][e];
+            lp->rc_j[fill[r]] = j;
+            lp->rc_v[fill[r]++] = lp->cv[j][e];
         }
     }
     /* the logical basis: B^-1 = I, the prices 0, so x_B = b - N x_N and
@@ -636,6 +667,12 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
             played[t] = fl < rack[t] ? fl : rack[t];
         }
     }
+    /* the jokers standing in for the tiles substituted out: as many as
+     * the shapes holding them */
+    for (int j = 0; j < NSHAPE; j++)
+        if (point[j])
+            for (int e = 0; e < col_n[j]; e++)
+                if (empty[col_r[j][e]]) point[NSHAPE + 52 + col_r[j][e]] += point[j];
     long jp = (long)floor(lp->x[NSHAPE + 104] + 1e-6);
     if (lp->state[NSHAPE + 104] == FIXED) jp = 0;
     if (jp > jr) jp = jr;
