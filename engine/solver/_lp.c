@@ -1,7 +1,9 @@
 /* The linear relaxation of the meld cover, solved by a dual simplex in C.
  *
  * The programme is engine/solver/bound.py's (its docstring says what it
- * bounds): a row per numbered tile and one for the jokers, a column per
+ * bounds), with each tile that has no copy on the table or the rack
+ * substituted out (see lp_solve): a row per numbered tile there is and one
+ * for the jokers, a column per
  * meld shape (runs of 3-5 of one colour, groups of 3 and 4 colours, in
  * bound.SHAPES's order), then the rack copies played y_t, the jokers
  * standing in z_t and the rack jokers played. Every column is boxed, so
@@ -435,14 +437,107 @@ static PyObject *list_of_ints(const long *v, int n) {
     return l;
 }
 
+#define NRUNS 120          /* the shapes before this are runs, the rest groups */
+#define RUN_JOKER 53       /* engine.melds's slots: + the code a joker stands for in a run */
+#define GROUP_JOKER 105    /* + the number's index in a group */
+
+/* The melds of an integral point x (NSTRUCT counts), as
+ * engine.solver.bound.integral_layout lays them out, step for step: the
+ * point checked in integers row by row (every slot of a tile filled by its
+ * table copies, the rack copies played and the jokers standing in; every
+ * joker laid), each shape laid as often as counted, in the shapes' order,
+ * and for each tile short (in code order) a joker put in the melds holding
+ * it that keep the most real tiles (the first such, on ties). Py_None when
+ * x is not such a layout or a meld would hold jokers only; NULL on an
+ * error. */
+static PyObject *layout_of(const long *x, const int *table, const int *rack, int jt, int jr) {
+    const long *played = x + NSHAPE, *stand = x + NSHAPE + 52;
+    long jp = x[NSHAPE + 104];
+    if (jp < 0 || jp > jr) Py_RETURN_NONE;
+    long slots[52], placed[52], nstand = 0;
+    int nmeld = 0;
+    for (int j = 0; j < NSTRUCT; j++)
+        if (x[j] < 0) Py_RETURN_NONE;
+    for (int t = 0; t < 52; t++) {
+        if (played[t] > rack[t]) Py_RETURN_NONE;
+        slots[t] = 0;
+        placed[t] = table[t] + played[t];
+        nstand += stand[t];
+    }
+    for (int j = 0; j < NSHAPE; j++)
+        if (x[j]) {
+            nmeld += (int)x[j];
+            for (int e = 0; e < col_n[j]; e++) slots[col_r[j][e]] += x[j];
+        }
+    if (nstand != jt + jp) Py_RETURN_NONE;
+    for (int t = 0; t < 52; t++)
+        if (placed[t] + stand[t] != slots[t]) Py_RETURN_NONE;
+    int (*tiles)[5] = PyMem_Malloc(sizeof(int[5]) * (nmeld ? nmeld : 1));
+    int *len = PyMem_Malloc(sizeof(int) * (nmeld ? nmeld : 1) * 3);
+    if (!tiles || !len) {
+        PyMem_Free(tiles);
+        PyMem_Free(len);
+        return PyErr_NoMemory();
+    }
+    int *have = len + nmeld, *group = len + 2 * nmeld;
+    int k = 0;
+    for (int j = 0; j < NSHAPE; j++)
+        for (long c = 0; c < x[j]; c++, k++) {
+            len[k] = have[k] = col_n[j];
+            group[k] = j >= NRUNS;
+            for (int e = 0; e < col_n[j]; e++) tiles[k][e] = col_r[j][e];
+        }
+    long jokers = jt + jp;
+    PyObject *result = Py_None;
+    for (int t = 0; t < 52 && result == Py_None; t++) {
+        long short_ = slots[t] - placed[t];
+        if (short_ <= 0) continue;
+        jokers -= short_;
+        if (jokers < 0) goto done;
+        /* the holders, by the real tiles they keep (most first; stable) */
+        for (; short_ > 0; short_--) {
+            int best = -1, at = -1;
+            for (int i = 0; i < nmeld; i++)
+                for (int e = 0; e < len[i]; e++)
+                    if (tiles[i][e] == t) {
+                        if (best < 0 || have[i] > have[best]) { best = i; at = e; }
+                        break;
+                    }
+            if (best < 0) goto done;  /* (cannot be: the slots count them) */
+            have[best]--;
+            tiles[best][at] = group[best] ? GROUP_JOKER + t % 13 : RUN_JOKER + t;
+        }
+    }
+    for (int i = 0; i < nmeld; i++)
+        if (have[i] < 1) goto done;  /* a meld of jokers only */
+    result = PyList_New(nmeld);
+    if (!result) goto done;
+    for (int i = 0; i < nmeld; i++) {
+        PyObject *m = PyTuple_New(len[i]);
+        if (!m) { Py_CLEAR(result); goto done; }
+        for (int e = 0; e < len[i]; e++) {
+            PyObject *v = PyLong_FromLong(tiles[i][e]);
+            if (!v) { Py_DECREF(m); Py_CLEAR(result); goto done; }
+            PyTuple_SET_ITEM(m, e, v);
+        }
+        PyList_SET_ITEM(result, i, m);
+    }
+done:
+    PyMem_Free(tiles);
+    PyMem_Free(len);
+    if (result == Py_None) Py_INCREF(result);
+    return result;
+}
+
 PyDoc_STRVAR(solve_doc,
-"solve(table, rack, jt, jr, weights=None, cap=-1) -> (bound, played, jokers_played, shapes, point, pivots) or None\n\n"
+"solve(table, rack, jt, jr, weights=None, cap=-1) -> (bound, played, jokers_played, shapes, point, pivots, layout) or None\n\n"
 "The linear relaxation of engine.solver.bound for 52 counts of table and rack\n"
 "and the jokers (with cap >= 0: at most cap tiles played, jokers included):\n"
 "the Lagrangian bound of the optimum's prices (valid for any prices), the rack\n"
 "tiles and jokers its point plays and the shapes it lays (each rounded down),\n"
-"the point itself in integers when it is integral (else None) and the pivots\n"
-"taken. None when no point fits or the simplex gave up.");
+"the point itself in integers when it is integral (else None), the pivots\n"
+"taken and, when the point is integral, its melds as bound.integral_layout\n"
+"lays them out (else None). None when no point fits or the simplex gave up.");
 
 static PyObject *lp_solve(PyObject *self, PyObject *args) {
     PyObject *table_o, *rack_o, *weights_o = Py_None;
@@ -678,13 +773,18 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     if (jp > jr) jp = jr;
     PyObject *pl = list_of_ints(played, 52);
     PyObject *sh = pl ? list_of_ints(shapes, NSHAPE) : NULL;
-    PyObject *pt = NULL;
+    PyObject *pt = NULL, *lay = NULL;
     if (sh) {
-        if (integral) pt = list_of_ints(point, NSTRUCT);
-        else { pt = Py_None; Py_INCREF(pt); }
+        if (integral) {
+            pt = list_of_ints(point, NSTRUCT);
+            lay = pt ? layout_of(point, table, rack, jt, jr) : NULL;
+        } else {
+            pt = Py_None; Py_INCREF(pt);
+            lay = Py_None; Py_INCREF(lay);
+        }
     }
-    if (pt) result = Py_BuildValue("(dNlNNi)", bound, pl, jp, sh, pt, lp->iters);
-    else { Py_XDECREF(pl); Py_XDECREF(sh); }
+    if (pt && lay) result = Py_BuildValue("(dNlNNiN)", bound, pl, jp, sh, pt, lp->iters, lay);
+    else { Py_XDECREF(pl); Py_XDECREF(sh); Py_XDECREF(pt); }
     PyMem_Free(lp);
     return result;
 }

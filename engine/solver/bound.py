@@ -383,12 +383,12 @@ class _CModel:
         got = lp.solve(table, rack, jt, jr, weights, -1 if cap is None else cap)
         if got is None:
             return None  # no point fits (or the simplex gave up): no bound
-        ub, played, jokers, shapes, point, _pivots = got
+        ub, played, jokers, shapes, _point, _pivots, layout = got
         self.played = (played, jokers)
         self.shapes = shapes
-        if point is not None:
-            # an integral optimum: its shapes are a layout of the play
-            self._melds = (point, table[:52], rack[:52], jt, jr)
+        # an integral optimum: its shapes are a layout of the play, laid
+        # out in C as integral_layout lays them (None: not integral)
+        self._melds = layout
         return ub
 
 

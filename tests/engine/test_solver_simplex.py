@@ -71,15 +71,18 @@ def test_the_optimum_is_highs_and_an_integral_point_is_a_layout():
             infeasible += 1
             continue
         assert got is not None, (table, rack, jt, jr)
-        ub, played, jokers, shapes, point, pivots = got
+        ub, played, jokers, shapes, point, pivots, layout = got
         assert ub == pytest.approx(want, abs=1e-6, rel=1e-12)
         assert all(0 <= p <= r for p, r in zip(played, rack)) and 0 <= jokers <= jr
         assert len(shapes) == bound.NS and min(shapes) >= 0 and pivots >= 0
         solved += 1
-        if point is not None:
+        if point is None:
+            assert layout is None
+        else:
             integral += 1
             melds = bound.integral_layout(point, table, rack, jt, jr)
             assert melds is not None
+            assert layout == melds  # (laid out in C, step for step)
             # (a tile with no copy there is substituted out of the programme:
             # the jokers standing in for it are read back from the shapes)
             stand = point[bound.NS + 52:bound.NS + 104]
