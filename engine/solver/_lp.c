@@ -136,6 +136,36 @@ typedef struct {
     int iters;
 } LP;
 
+/* An optimal basis of the programme without the cap, for the capped call
+ * on the same programme to start from (see lp_solve's start): the
+ * programme's digest, the rows, the basis's columns in row order, every
+ * column's state and B^-1 (m x m, row by row). */
+typedef struct {
+    unsigned long long digest;
+    int m;
+    int head[M];
+    signed char state[NTOT];
+} Basis;
+
+/* A digest of the programme a basis belongs to: the rows' right-hand
+ * sides and the columns' bounds and (perturbed) costs, the cap left out
+ * (FNV-1a's step over 64-bit words, each mixed as splitmix64 does) */
+static inline unsigned long long mix64(unsigned long long h, double v) {
+    unsigned long long z;
+    memcpy(&z, &v, sizeof(z));
+    z ^= z >> 30; z *= 0xbf58476d1ce4e5b9ull;
+    z ^= z >> 27; z *= 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return (h ^ z) * 1099511628211ull;
+}
+
+static unsigned long long programme_digest(const LP *lp, const double *up) {
+    unsigned long long h = 1469598103934665603ull;
+    for (int j = 0; j < NSTRUCT; j++) h = mix64(mix64(h, up[j]), lp->c[j]);
+    for (int i = 0; i < 53; i++) h = mix64(h, lp->row_of[i] >= 0 ? lp->b[lp->row_of[i]] : -1.0);
+    return h;
+}
+
 /* B^-1 from the basis's columns, by Gauss-Jordan with partial pivoting;
  * 0 when singular */
 static int refactor(LP *lp) {
@@ -530,19 +560,26 @@ done:
 }
 
 PyDoc_STRVAR(solve_doc,
-"solve(table, rack, jt, jr, weights=None, cap=-1) -> (bound, played, jokers_played, shapes, point, pivots, layout) or None\n\n"
+"solve(table, rack, jt, jr, weights=None, cap=-1, start=None) -> (bound, played, jokers_played, shapes, point, pivots, layout, basis) or None\n\n"
 "The linear relaxation of engine.solver.bound for 52 counts of table and rack\n"
 "and the jokers (with cap >= 0: at most cap tiles played, jokers included):\n"
 "the Lagrangian bound of the optimum's prices (valid for any prices), the rack\n"
 "tiles and jokers its point plays and the shapes it lays (each rounded down),\n"
 "the point itself in integers when it is integral (else None), the pivots\n"
 "taken and, when the point is integral, its melds as bound.integral_layout\n"
-"lays them out (else None). None when no point fits or the simplex gave up.");
+"lays them out (else None), and without a cap the optimal basis (bytes; with a\n"
+"cap, None): a capped solve of the same programme given it as start starts\n"
+"from it, the cap's row added. None when no point fits or the simplex gave up.");
 
 static PyObject *lp_solve(PyObject *self, PyObject *args) {
-    PyObject *table_o, *rack_o, *weights_o = Py_None;
+    PyObject *table_o, *rack_o, *weights_o = Py_None, *start_o = Py_None;
     int jt, jr, cap = -1;
-    if (!PyArg_ParseTuple(args, "OOii|Oi", &table_o, &rack_o, &jt, &jr, &weights_o, &cap)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOii|OiO", &table_o, &rack_o, &jt, &jr, &weights_o, &cap, &start_o))
+        return NULL;
+    if (start_o != Py_None && !PyBytes_Check(start_o)) {
+        PyErr_SetString(PyExc_TypeError, "start: expected the basis an uncapped solve returned, or None");
+        return NULL;
+    }
     int table[52], rack[52];
     if (!read_counts(table_o, table, 52, "table") || !read_counts(rack_o, rack, 52, "rack")) return NULL;
     double value[53];
@@ -728,6 +765,45 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
         if (lp->state[j] == UP)
             for (int e = 0; e < lp->cn[j]; e++) lp->x[lp->head[lp->crow[j][e]]] -= lp->cv[j][e] * lp->x[j];
     }
+    unsigned long long digest = programme_digest(lp, up);
+    if (start_o != Py_None && cap >= 0) {
+        /* the uncapped optimum's basis, the cap's row added with its
+         * logical basic: B^-1 = [[B0^-1, 0], [-r B0^-1, 1]] (r: the cap's
+         * coefficients of the basic columns); the prices, so the reduced
+         * costs, do not change, so the basis stays dual feasible, and the
+         * cap, where the optimum plays more, is what the simplex repairs.
+         * A basis of another programme (another digest) is not used. */
+        Py_ssize_t size = PyBytes_GET_SIZE(start_o);
+        const Basis *bs = (const Basis *)PyBytes_AS_STRING(start_o);
+        int m0 = m - 1;
+        if (size == (Py_ssize_t)(sizeof(Basis) + sizeof(double) * m0 * m0) && bs->digest == digest &&
+                bs->m == m0 && lp->row_of[CAPROW] == m0) {
+            const double *b0 = (const double *)(PyBytes_AS_STRING(start_o) + sizeof(Basis));
+            for (int k = 0; k < na; k++) {
+                int j = lp->act[k];
+                if (j == NSTRUCT + CAPROW) continue;
+                lp->state[j] = bs->state[j];
+                lp->x[j] = bs->state[j] == UP ? lp->up[j] : 0.0;
+            }
+            double r[M];
+            for (int i = 0; i < m0; i++) {
+                int j = lp->head[i] = bs->head[i];
+                r[i] = 0.0;
+                for (int e = 0; e < lp->cn[j]; e++)
+                    if (lp->crow[j][e] == m0) r[i] = lp->cv[j][e];
+                memcpy(lp->Binv[i], b0 + (size_t)i * m0, sizeof(double) * m0);
+                lp->Binv[i][m0] = 0.0;
+            }
+            lp->head[m0] = NSTRUCT + CAPROW;
+            for (int c = 0; c < m0; c++) {
+                double v = 0.0;
+                for (int i = 0; i < m0; i++) v -= r[i] * lp->Binv[i][c];
+                lp->Binv[m0][c] = v;
+            }
+            lp->Binv[m0][m0] = 1.0;
+            recompute(lp);
+        }
+    }
     int status = dual_simplex(lp);
     if (status != 0) {
         PyMem_Free(lp);
@@ -783,8 +859,28 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
             lay = Py_None; Py_INCREF(lay);
         }
     }
-    if (pt && lay) result = Py_BuildValue("(dNlNNiN)", bound, pl, jp, sh, pt, lp->iters, lay);
-    else { Py_XDECREF(pl); Py_XDECREF(sh); Py_XDECREF(pt); }
+    PyObject *basis = NULL;
+    if (pt && lay) {
+        if (cap < 0) {
+            /* the optimal basis, for a capped solve of the same programme */
+            basis = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(sizeof(Basis) + sizeof(double) * m * m));
+            if (basis) {
+                Basis *bs = (Basis *)PyBytes_AS_STRING(basis);
+                memset(bs, 0, sizeof(Basis));
+                bs->digest = digest;
+                bs->m = m;
+                memcpy(bs->head, lp->head, sizeof(int) * m);
+                for (int j = 0; j < NTOT; j++) bs->state[j] = (signed char)lp->state[j];
+                double *b0 = (double *)(PyBytes_AS_STRING(basis) + sizeof(Basis));
+                for (int i = 0; i < m; i++) memcpy(b0 + (size_t)i * m, lp->Binv[i], sizeof(double) * m);
+            }
+        } else {
+            basis = Py_None;
+            Py_INCREF(basis);
+        }
+    }
+    if (basis) result = Py_BuildValue("(dNlNNiNN)", bound, pl, jp, sh, pt, lp->iters, lay, basis);
+    else { Py_XDECREF(pl); Py_XDECREF(sh); Py_XDECREF(pt); Py_XDECREF(lay); }
     PyMem_Free(lp);
     return result;
 }

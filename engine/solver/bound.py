@@ -55,6 +55,9 @@ _LOADED = False
 
 # 1: the dual simplex in C when it is built (0: HiGHS, as before it)
 SIMPLEX = 1
+# 1: a capped bound starts from the optimal basis of the uncapped one on the
+# same programme, the cap's row added (0: from the rows' logical basis)
+WARM_CAP = 1
 _simplex_mod: Any = None
 _SIMPLEX_LOADED = False
 
@@ -371,6 +374,9 @@ class _CModel:
         self.played: tuple[list[int], int] | None = None
         self.shapes: list[int] | None = None
         self._melds: Any = None
+        # the last uncapped call's programme and optimal basis: a capped
+        # call on the same programme starts from it (WARM_CAP)
+        self.basis: tuple[tuple, bytes] | None = None
 
     melds = _Model.melds
 
@@ -380,10 +386,17 @@ class _CModel:
     def bound(self, lp: Any, table: list[int], rack: list[int], jt: int, jr: int,
               weights: list[int] | None, cap: int | None = None) -> float | None:
         self.forget()
-        got = lp.solve(table, rack, jt, jr, weights, -1 if cap is None else cap)
+        start = None
+        if cap is not None and WARM_CAP and self.basis is not None and \
+                self.basis[0] == (table, rack, jt, jr, weights):
+            start = self.basis[1]
+        got = lp.solve(table, rack, jt, jr, weights, -1 if cap is None else cap, start)
         if got is None:
             return None  # no point fits (or the simplex gave up): no bound
-        ub, played, jokers, shapes, _point, _pivots, layout = got
+        ub, played, jokers, shapes, _point, _pivots, layout, basis = got
+        if cap is None:
+            self.basis = ((list(table), list(rack), jt, jr, None if weights is None else
+                           list(weights)), basis)
         self.played = (played, jokers)
         self.shapes = shapes
         # an integral optimum: its shapes are a layout of the play, laid
@@ -430,6 +443,9 @@ def forget() -> None:
     last = getattr(_LOCAL, "last", None)
     if last is not None:
         last.forget()
+    cmodel = getattr(_LOCAL, "cmodel", None)
+    if cmodel is not None:
+        cmodel.basis = None
 
 
 def score_bound(table: list[int], rack: list[int], jt: int, jr: int,

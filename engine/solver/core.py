@@ -115,7 +115,8 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     ``DFS_SHARE`` of the table's tiles, a depth-first search first asks
     whether every candidate fits (on a well-filled table it nearly always
     does, and the witness is then optimal); it gives up after ``DFS_LIMIT``
-    states. Then, with ``LP_FIRST`` jokers or more to place, the linear
+    states. Then, with ``LP_FIRST`` jokers or more to place (or any,
+    ``LP_ALL``), the linear
     relaxation's bound (:mod:`engine.solver.bound`) is asked and its play,
     rounded down, laid out if it can be (``ROUNDING``): proved by the bound,
     it is the answer. Otherwise a narrow heuristic pass of the programme
@@ -153,7 +154,7 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
         plan = None
         dfs_failed = False
         early = None  # the relaxation's bound when asked first
-        lp_first = LP_FIRST and jt + jr >= LP_FIRST and not small
+        lp_first = LP_FIRST and (jt + jr >= LP_FIRST or LP_ALL) and not small
         if lp_first and sum(table) + jt < DFS_AFTER_BOUND:
             # asked before the depth-first check, which it may spare: when
             # it allows fewer tiles than the candidates, not every one fits
@@ -564,6 +565,11 @@ ROUND_LIMIT = 2000
 # the bound cheaper than the narrow pass: see docs/solver.md, "The bound's
 # simplex in C")
 LP_FIRST = 1
+# 1: the bound asked first with no joker to place too (since a tile with no
+# copy there takes no row in the bound's programme, a bound costs a fraction
+# of the narrow pass and the exact pass's probe it most often spares; 0: as
+# LP_FIRST alone)
+LP_ALL = 1
 # with the bound asked first, on tables of fewer tiles than this it is asked
 # before the depth-first check too (on larger ones that check nearly always
 # finds every candidate a place, and the bound would be wasted)

@@ -140,14 +140,15 @@ def test_the_rounded_play_is_a_valid_plan_of_its_score():
 @pytest.mark.parametrize("ts,size", [(STANDARD, 20), (STANDARD, 40), (XP, 40), (XP, 80)])
 def test_the_relaxation_first_gives_the_answers_of_the_programme_alone(ts, size, monkeypatch):
     """The rounded play, the bound asked first (before the depth-first check
-    too), the bound capped to the incumbent's tiles, the budgeted narrow and
+    too; with no joker to place too), the bound capped to the incumbent's
+    tiles (from the uncapped bound's basis), the budgeted narrow and
     wider passes, the tile cap (also above the incumbent's count), the
     wider pass that raises the exact pass's floor and the probe's pass
     going on: the same answers (tiles and value) as every one of them
     off, on positions with jokers to place, face values and weights."""
     off = dict(TILE_CAP=False, VALUE_WIDEN=False, ROUNDING=False, LP_FIRST=0,
                FOCUS=False, FOCUS_WIDE=False, CAP_ALWAYS=False, EXACT_RETRY=0,
-               CAP_BOUND=0, DFS_AFTER_BOUND=0)
+               CAP_BOUND=0, DFS_AFTER_BOUND=0, LP_ALL=0)
     early = 0
     real = core._rounded_plan
 
@@ -170,6 +171,7 @@ def test_the_relaxation_first_gives_the_answers_of_the_programme_alone(ts, size,
         with monkeypatch.context() as m:
             for name, value in off.items():
                 m.setattr(core, name, value)
+            m.setattr(bound, "WARM_CAP", 0)
             want = solve(table, rack, tileset=ts, weights=weights)
         # (the play may differ where plays tie in tiles and value)
         assert (got.tiles_placed, got.value_placed) == (want.tiles_placed, want.value_placed), i

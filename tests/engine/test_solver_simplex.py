@@ -71,7 +71,7 @@ def test_the_optimum_is_highs_and_an_integral_point_is_a_layout():
             infeasible += 1
             continue
         assert got is not None, (table, rack, jt, jr)
-        ub, played, jokers, shapes, point, pivots, layout = got
+        ub, played, jokers, shapes, point, pivots, layout, _basis = got
         assert ub == pytest.approx(want, abs=1e-6, rel=1e-12)
         assert all(0 <= p <= r for p, r in zip(played, rack)) and 0 <= jokers <= jr
         assert len(shapes) == bound.NS and min(shapes) >= 0 and pivots >= 0
@@ -150,6 +150,42 @@ def test_the_cap_on_tiles_played_gives_linprogs_optimum():
             checked += 1
         assert lp.solve(table, rack, jt, jr, weights, most + 3)[0] == pytest.approx(free[0], abs=1e-6)
     assert checked >= 150
+
+
+def test_a_capped_solve_from_the_uncapped_basis_gives_the_same_bound():
+    """The uncapped optimum's basis, given as the capped solve's start (the
+    cap's row added), gives the same bound as the capped solve from the
+    logical basis, in a tenth of the pivots; a basis of another programme
+    is not used (the same pivots as without one), and no basis is
+    returned by a capped solve."""
+    lp = _simplex()
+    compared = cold_pivots = warm_pivots = 0
+    other = None
+    for table, rack, jt, jr, weights in _positions():
+        free = lp.solve(table, rack, jt, jr, weights)
+        if free is None:
+            continue
+        basis = free[7]
+        assert isinstance(basis, bytes)
+        most = int((free[0] + 1e-3) // bound.BIG)
+        for cap in range(max(0, most - 3), most + 2):
+            cold = lp.solve(table, rack, jt, jr, weights, cap)
+            warm = lp.solve(table, rack, jt, jr, weights, cap, basis)
+            assert (cold is None) == (warm is None)
+            if cold is None:
+                continue
+            assert warm[0] == pytest.approx(cold[0], abs=1e-6, rel=1e-12)
+            assert warm[7] is None and cold[7] is None
+            compared += 1
+            cold_pivots += cold[5]
+            warm_pivots += warm[5]
+            if other is not None:
+                # another programme's basis: ignored
+                assert lp.solve(table, rack, jt, jr, weights, cap, other)[5] == cold[5]
+        other = basis
+    assert compared >= 500 and warm_pivots * 5 < cold_pivots
+    with pytest.raises(TypeError, match="start"):
+        lp.solve([0] * 52, [0] * 52, 0, 0, None, 3, "a basis")
 
 
 def test_the_answers_are_the_same_with_highs(monkeypatch):
