@@ -480,18 +480,20 @@ class LaidPlan:
         """As :func:`engine.solver.dp.lay_out`: the melds and the rack tiles
         placed in the original position."""
         back = [order[k] * 13 + (12 - n if mirrored else n) for k in range(4) for n in range(13)]
+        # (52 stands for no slot) a run's joker, where it stands; a group's
+        back += [52] + [RUN_JOKER + x for x in back]
+        back += [GROUP_JOKER + (12 - n if mirrored else n) for n in range(13)]
         melds = []
         for m in self.melds:
-            slots = []
-            for s in m:
-                if s < 52:
-                    slots.append(back[s])
-                elif s < GROUP_JOKER:
-                    slots.append(RUN_JOKER + back[s - RUN_JOKER])
-                else:
-                    n = s - GROUP_JOKER
-                    slots.append(GROUP_JOKER + (12 - n if mirrored else n))
-            melds.append(canonical(slots))
+            slots = [back[s] for s in m]
+            # in canonical order (engine.melds.canonical) as laid: a group's
+            # by colour, jokers last; a run's by number, which a reversed
+            # position reverses (a shape's slots come number by number)
+            if max(m) >= GROUP_JOKER or m[0] < 52 and m[1] < 52 and m[0] % 13 == m[1] % 13:
+                slots.sort()
+            elif mirrored:
+                slots.reverse()
+            melds.append(tuple(slots))
         used = [0] * 52
         for code, k in enumerate(self.played):
             if k:
@@ -754,19 +756,27 @@ def oriented(table: list[int], rack: list[int], jt: int, weights: list[int] | No
     reversed (:func:`mirror`); the table, the rack and the weights (``None``:
     face values) so, the colour order, and whether reversed. The same as
     those functions in turn, by slices (a solve's fixed cost)."""
-    tot = [sum(table[c * 13:c * 13 + 13]) + sum(rack[c * 13:c * 13 + 13]) for c in range(4)]
+    t = [table[0:13], table[13:26], table[26:39], table[39:52]]
+    r = [rack[0:13], rack[13:26], rack[26:39], rack[39:52]]
+    tot = [sum(t[c]) + sum(r[c]) for c in range(4)]
     order = sorted(range(4), key=tot.__getitem__)
-    spans = [(c * 13, c * 13 + 13) for c in order]
-    tp = [x for a, b in spans for x in table[a:b]]
-    cp = [x for a, b in spans for x in rack[a:b]]
-    wp = None if weights is None else [x for a, b in spans for x in weights[a:b]] + \
-        list(weights[52:])
-    mirrored = MIRROR and sum(tp) + jt >= SMALL_TABLE and \
+    a, b, c, d = order
+    cp = r[a] + r[b] + r[c] + r[d]
+    mirrored = MIRROR and sum(map(sum, t)) + jt >= SMALL_TABLE and \
         sum(map(mul, cp, _SIDE)) > 0
     if mirrored:
-        tp = [x for k in range(4) for x in tp[k * 13 + 12:k * 13 - 1 if k else None:-1]]
-        cp = [x for k in range(4) for x in cp[k * 13 + 12:k * 13 - 1 if k else None:-1]]
-        wp = MIRRORED_VALUES if wp is None else mirror(wp)
+        tp = t[a][::-1] + t[b][::-1] + t[c][::-1] + t[d][::-1]
+        cp = r[a][::-1] + r[b][::-1] + r[c][::-1] + r[d][::-1]
+    else:
+        tp = t[a] + t[b] + t[c] + t[d]
+    wp = None
+    if weights is not None:
+        wp = weights[a * 13:a * 13 + 13] + weights[b * 13:b * 13 + 13] + \
+            weights[c * 13:c * 13 + 13] + weights[d * 13:d * 13 + 13] + list(weights[52:])
+        if mirrored:
+            wp = mirror(wp)
+    elif mirrored:
+        wp = MIRRORED_VALUES
     return tp, cp, wp, order, mirrored
 
 

@@ -10,14 +10,19 @@ from ..tiles import JOKER, Tile, TileSet, counts_of, parse_tiles, tileset as _ti
 from . import core
 
 
+_CODES = frozenset((int, Tile))  # the types a list of tile codes holds
+
+
 def read_tiles(value, what: str) -> list[int]:
     """Tile codes from tokens or codes (``None``: none); an error names
     ``what`` was being read."""
     if value is None:
         return []
-    if core.LEAN and type(value) is list and all(
-            (type(v) is int or type(v) is Tile) and 0 <= v <= JOKER for v in value):
-        return [int(v) for v in value]  # codes already (what the engine passes)
+    if core.LEAN and type(value) is list:
+        kinds = set(map(type, value))
+        if kinds <= _CODES and (not value or 0 <= min(value) and max(value) <= JOKER):
+            # codes already (what the engine passes)
+            return list(map(int, value)) if Tile in kinds else value[:]
     try:
         return [int(t) for t in parse_tiles(value)]
     except ValueError as exc:

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from engine.errors import EngineError
+from engine.melds import GROUP_JOKER, RUN_JOKER, canonical
 from engine.solver import bound, core, solve
 from engine.solver.division import read_tiles
 from engine.tiles import TILES
@@ -79,3 +80,44 @@ def test_layouts_the_same_either_way(lean, monkeypatch):
         assert b == bound.shapes_laid(counts, table, jt)
         got.append(a is not None)
     assert any(got) and not all(got)
+
+
+def test_a_laid_plans_melds_are_canonical_as_before():
+    """The relaxation's layout, laid in the original position, each meld
+    put in canonical order as laid (a group's sorted, a run's reversed in
+    a reversed position): what :func:`engine.melds.canonical` gives."""
+    rng = random.Random(5)
+    checked = jokers = 0
+    for _ in range(400):
+        x = [0] * bound.NV
+        for m in rng.sample(range(bound.NS), rng.randint(1, 6)):
+            x[m] = rng.randint(1, 2)
+        table = [0] * 52
+        for m in range(bound.NS):
+            for t in bound.SHAPES[m]:
+                table[t] += x[m]
+        for t in range(52):  # some slots filled by jokers instead
+            if table[t] and rng.random() < 0.15:
+                table[t] -= 1
+                x[bound.NS + 52 + t] += 1
+        jt = sum(x[bound.NS + 52:bound.NS + 104])
+        melds = bound.integral_layout(x, table, [0] * 52, jt, 0)
+        if not melds:
+            continue
+        order = rng.sample(range(4), 4)
+        mirrored = rng.random() < 0.5
+        got, _ = core.LaidPlan(0, jt, melds, [0] * 52).lay_out(order, mirrored)
+
+        def back(s):
+            if s >= GROUP_JOKER:
+                n = s - GROUP_JOKER
+                return GROUP_JOKER + (12 - n if mirrored else n)
+            run_joker = s >= RUN_JOKER
+            t = s - RUN_JOKER if run_joker else s
+            t = order[t // 13] * 13 + (12 - t % 13 if mirrored else t % 13)
+            return RUN_JOKER + t if run_joker else t
+
+        assert got == [canonical([back(s) for s in m]) for m in melds]
+        checked += 1
+        jokers += any(s >= 52 for m in melds for s in m)
+    assert checked > 200 and jokers > 50
