@@ -134,6 +134,9 @@ typedef struct {
     int stamp[NTOT];    /* the pivot that last computed a column's alpha */
     int touched[NTOT];
     int iters;
+    int since;          /* pivots since B^-1 was last refactored */
+    int bad_row;        /* the row that proved no point fits (status 1) */
+    int empty[52];      /* tiles with no copy there (substituted out) */
 } LP;
 
 /* An optimal basis of the programme without the cap, for the capped call
@@ -275,7 +278,6 @@ static int cand_cmp(const void *a, const void *b) {
 static int dual_simplex(LP *lp) {
     int m = lp->m;
     Cand *cand = lp->cand;
-    int since = 0;
     for (;;) {
         /* the leaving row: the largest infeasibility squared over its weight */
         int r = -1;
@@ -327,7 +329,7 @@ static int dual_simplex(LP *lp) {
                 nc++;
             }
         }
-        if (nc == 0) return 1;  /* the dual is unbounded: no point fits */
+        if (nc == 0) { lp->bad_row = r; return 1; }  /* the dual is unbounded: no point fits */
         /* bound flipping: pass breakpoints, smallest first (the candidates
          * put in order as they are passed), while the slope stays positive */
         double slope = fabs(delta);
@@ -341,7 +343,7 @@ static int dual_simplex(LP *lp) {
             slope -= fabs(lp->alpha[j]) * (lp->up[j] - lp->lo[j]);
             if (slope <= PTOL) { q = j; break; }
         }
-        if (q < 0) return 1;
+        if (q < 0) { lp->bad_row = r; return 1; }
         /* among the candidates at the same breakpoint, the largest pivot */
         double s = cand[k].ratio;
         for (int k2 = k + 1; k2 < nc; k2++)
@@ -390,7 +392,7 @@ static int dual_simplex(LP *lp) {
         if (fabs(piv) < PIVTOL) {
             if (!refactor(lp)) return 2;
             recompute(lp);
-            since = 0;
+            lp->since = 0;
             lp->iters++;
             continue;
         }
@@ -430,10 +432,10 @@ static int dual_simplex(LP *lp) {
             lp->w[i] = w > 1e-12 ? w : 1e-12;
         }
         lp->iters++;
-        if (++since >= REFACTOR) {
+        if (++lp->since >= REFACTOR) {
             if (!refactor(lp)) return 2;
             recompute(lp);
-            since = 0;
+            lp->since = 0;
         }
     }
 }
@@ -571,41 +573,38 @@ PyDoc_STRVAR(solve_doc,
 "cap, None): a capped solve of the same programme given it as start starts\n"
 "from it, the cap's row added. None when no point fits or the simplex gave up.");
 
-static PyObject *lp_solve(PyObject *self, PyObject *args) {
-    PyObject *table_o, *rack_o, *weights_o = Py_None, *start_o = Py_None;
-    int jt, jr, cap = -1;
-    if (!PyArg_ParseTuple(args, "OOii|OiO", &table_o, &rack_o, &jt, &jr, &weights_o, &cap, &start_o))
-        return NULL;
-    if (start_o != Py_None && !PyBytes_Check(start_o)) {
-        PyErr_SetString(PyExc_TypeError, "start: expected the basis an uncapped solve returned, or None");
-        return NULL;
-    }
-    int table[52], rack[52];
-    if (!read_counts(table_o, table, 52, "table") || !read_counts(rack_o, rack, 52, "rack")) return NULL;
-    double value[53];
+/* The inputs of solve() and branch(), checked: 52 counts each, the jokers,
+ * the values (face values, or 53 weights); 0 with an exception set */
+static int read_inputs(PyObject *table_o, PyObject *rack_o, int jt, int jr, PyObject *weights_o,
+                       int cap, int *table, int *rack, double *value) {
+    if (!read_counts(table_o, table, 52, "table") || !read_counts(rack_o, rack, 52, "rack")) return 0;
     if (weights_o == Py_None) {
         for (int t = 0; t < 52; t++) value[t] = t % 13 + 1;
         value[52] = 30;
     } else {
         int wv[53];
-        if (!read_counts(weights_o, wv, 53, "weights")) return NULL;
+        if (!read_counts(weights_o, wv, 53, "weights")) return 0;
         for (int t = 0; t < 53; t++) value[t] = wv[t];
     }
     if (jt < 0 || jr < 0) {
         PyErr_SetString(PyExc_ValueError, "jokers: expected counts of 0 or more");
-        return NULL;
+        return 0;
     }
     if (cap < -1) {
         PyErr_SetString(PyExc_ValueError, "cap: expected a count of tiles, or -1 for none");
-        return NULL;
+        return 0;
     }
     for (int t = 0; t < 52; t++)
         if (table[t] < 0 || rack[t] < 0) {
             PyErr_SetString(PyExc_ValueError, "tiles: expected counts of 0 or more");
-            return NULL;
+            return 0;
         }
-    LP *lp = PyMem_Malloc(sizeof(LP));
-    if (!lp) return PyErr_NoMemory();
+    return 1;
+}
+
+/* The programme for these inputs, at the rows' logical basis: 0, or 1
+ * when a row holds tiles no free column can cover (no point fits) */
+static int setup(LP *lp, const int *table, const int *rack, int jt, int jr, const double *value, int cap) {
     int jokers = jt + jr;
     double up[NTOT], cost[NTOT];
     for (int j = 0; j < NSHAPE; j++) {
@@ -635,7 +634,7 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
      * jokers its missing tiles need, and z_t leaves (its bound, at most
      * the jokers, is implied by the jokers' row). The programme is the
      * same; its basis is the tiles there are, not all 52 */
-    int empty[52];
+    int *empty = lp->empty;
     for (int t = 0; t < 52; t++) {
         empty[t] = table[t] + rack[t] == 0;
         if (empty[t]) up[NSHAPE + 52 + t] = 0;
@@ -679,11 +678,8 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     }
     lp->m = m;
     lp->iters = 0;
-    PyObject *result = NULL;
-    if (infeasible) {
-        PyMem_Free(lp);
-        Py_RETURN_NONE;
-    }
+    lp->since = 0;
+    if (infeasible) return 1;
     for (int j = 0; j < NTOT; j++) {
         int n = 0;
         int nn = j < NSTRUCT ? gn[j] : col_n[j];
@@ -765,51 +761,57 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
         if (lp->state[j] == UP)
             for (int e = 0; e < lp->cn[j]; e++) lp->x[lp->head[lp->crow[j][e]]] -= lp->cv[j][e] * lp->x[j];
     }
-    unsigned long long digest = programme_digest(lp, up);
-    if (start_o != Py_None && cap >= 0) {
-        /* the uncapped optimum's basis, the cap's row added with its
-         * logical basic: B^-1 = [[B0^-1, 0], [-r B0^-1, 1]] (r: the cap's
-         * coefficients of the basic columns); the prices, so the reduced
-         * costs, do not change, so the basis stays dual feasible, and the
-         * cap, where the optimum plays more, is what the simplex repairs.
-         * A basis of another programme (another digest) is not used. */
-        Py_ssize_t size = PyBytes_GET_SIZE(start_o);
-        const Basis *bs = (const Basis *)PyBytes_AS_STRING(start_o);
-        int m0 = m - 1;
-        if (size == (Py_ssize_t)(sizeof(Basis) + sizeof(double) * m0 * m0) && bs->digest == digest &&
-                bs->m == m0 && lp->row_of[CAPROW] == m0) {
-            const double *b0 = (const double *)(PyBytes_AS_STRING(start_o) + sizeof(Basis));
-            for (int k = 0; k < na; k++) {
-                int j = lp->act[k];
-                if (j == NSTRUCT + CAPROW) continue;
-                lp->state[j] = bs->state[j];
-                lp->x[j] = bs->state[j] == UP ? lp->up[j] : 0.0;
-            }
-            double r[M];
-            for (int i = 0; i < m0; i++) {
-                int j = lp->head[i] = bs->head[i];
-                r[i] = 0.0;
-                for (int e = 0; e < lp->cn[j]; e++)
-                    if (lp->crow[j][e] == m0) r[i] = lp->cv[j][e];
-                memcpy(lp->Binv[i], b0 + (size_t)i * m0, sizeof(double) * m0);
-                lp->Binv[i][m0] = 0.0;
-            }
-            lp->head[m0] = NSTRUCT + CAPROW;
-            for (int c = 0; c < m0; c++) {
-                double v = 0.0;
-                for (int i = 0; i < m0; i++) v -= r[i] * lp->Binv[i][c];
-                lp->Binv[m0][c] = v;
-            }
-            lp->Binv[m0][m0] = 1.0;
-            recompute(lp);
+    return 0;
+}
+
+/* The uncapped optimum's basis ``start`` (bytes from solve()) of the same
+ * programme (its digest), installed: as it was, or, with a cap, the cap's
+ * row added with its logical basic: B^-1 = [[B0^-1, 0], [-r B0^-1, 1]]
+ * (r: the cap's coefficients of the basic columns); the prices, so the
+ * reduced costs, do not change, so the basis stays dual feasible, and the
+ * cap, where the optimum plays more, is what the simplex repairs. A basis
+ * of another programme is not used (0). */
+static int warm(LP *lp, PyObject *start_o, unsigned long long digest, int cap) {
+    int m = lp->m, na = lp->nact;
+    Py_ssize_t size = PyBytes_GET_SIZE(start_o);
+    const Basis *bs = (const Basis *)PyBytes_AS_STRING(start_o);
+    int m0 = cap >= 0 ? m - 1 : m;
+    if (size != (Py_ssize_t)(sizeof(Basis) + sizeof(double) * m0 * m0) || bs->digest != digest ||
+            bs->m != m0 || (cap >= 0 && lp->row_of[CAPROW] != m0))
+        return 0;
+    const double *b0 = (const double *)(PyBytes_AS_STRING(start_o) + sizeof(Basis));
+    for (int k = 0; k < na; k++) {
+        int j = lp->act[k];
+        if (j == NSTRUCT + CAPROW) continue;
+        lp->state[j] = bs->state[j];
+        lp->x[j] = bs->state[j] == UP ? lp->up[j] : 0.0;
+    }
+    double r[M];
+    for (int i = 0; i < m0; i++) {
+        int j = lp->head[i] = bs->head[i];
+        r[i] = 0.0;
+        for (int e = 0; e < lp->cn[j]; e++)
+            if (lp->crow[j][e] == m0) r[i] = lp->cv[j][e];
+        memcpy(lp->Binv[i], b0 + (size_t)i * m0, sizeof(double) * m0);
+        if (m0 < m) lp->Binv[i][m0] = 0.0;
+    }
+    if (m0 < m) {
+        lp->head[m0] = NSTRUCT + CAPROW;
+        for (int c = 0; c < m0; c++) {
+            double v = 0.0;
+            for (int i = 0; i < m0; i++) v -= r[i] * lp->Binv[i][c];
+            lp->Binv[m0][c] = v;
         }
+        lp->Binv[m0][m0] = 1.0;
     }
-    int status = dual_simplex(lp);
-    if (status != 0) {
-        PyMem_Free(lp);
-        Py_RETURN_NONE;
-    }
-    /* the prices of the final basis under the true costs (maximised) */
+    recompute(lp);
+    return 1;
+}
+
+/* The Lagrangian bound of the current basis's prices under the true costs
+ * (maximised) and the columns' present bounds: valid for any prices */
+static double lagrangian(const LP *lp) {
+    int m = lp->m;
     double pi[M];
     for (int k = 0; k < m; k++) {
         double s = 0.0;
@@ -818,32 +820,72 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     }
     double bound = 0.0;
     for (int i = 0; i < m; i++) bound += lp->b[i] * pi[i];
-    for (int k = 0; k < na; k++) {
+    for (int k = 0; k < lp->nact; k++) {
         int j = lp->act[k];
         /* (a logical: cost 0; only the cap's has room) */
         double red = -lp->ctrue[j] - col_dot(pi, lp, j);
-        if (red > 0) bound += up[j] * red;
+        bound += red > 0 ? lp->up[j] * red : lp->lo[j] * red;
     }
-    long played[52], shapes[NSHAPE], point[NSTRUCT];
+    return bound;
+}
+
+/* The point in integers (each value rounded to the nearest), the jokers
+ * standing in for the tiles substituted out read back from the shapes:
+ * whether every value was integral */
+static int point_of(const LP *lp, long *point) {
     int integral = 1;
     for (int j = 0; j < NSTRUCT; j++) {
-        double v = lp->state[j] == FIXED ? 0.0 : lp->x[j];
+        double v = lp->state[j] == FIXED ? lp->lo[j] : lp->x[j];
         double rv = nearbyint(v);
         if (fabs(v - rv) >= 1e-6) integral = 0;
         point[j] = (long)rv;
+    }
+    for (int j = 0; j < NSHAPE; j++)
+        if (point[j])
+            for (int e = 0; e < col_n[j]; e++)
+                if (lp->empty[col_r[j][e]]) point[NSHAPE + 52 + col_r[j][e]] += point[j];
+    return integral;
+}
+
+static PyObject *lp_solve(PyObject *self, PyObject *args) {
+    PyObject *table_o, *rack_o, *weights_o = Py_None, *start_o = Py_None;
+    int jt, jr, cap = -1;
+    if (!PyArg_ParseTuple(args, "OOii|OiO", &table_o, &rack_o, &jt, &jr, &weights_o, &cap, &start_o))
+        return NULL;
+    if (start_o != Py_None && !PyBytes_Check(start_o)) {
+        PyErr_SetString(PyExc_TypeError, "start: expected the basis an uncapped solve returned, or None");
+        return NULL;
+    }
+    int table[52], rack[52];
+    double value[53];
+    if (!read_inputs(table_o, rack_o, jt, jr, weights_o, cap, table, rack, value)) return NULL;
+    LP *lp = PyMem_Malloc(sizeof(LP));
+    if (!lp) return PyErr_NoMemory();
+    PyObject *result = NULL;
+    if (setup(lp, table, rack, jt, jr, value, cap)) {
+        PyMem_Free(lp);
+        Py_RETURN_NONE;
+    }
+    int m = lp->m;
+    unsigned long long digest = programme_digest(lp, lp->up);
+    if (start_o != Py_None && cap >= 0) warm(lp, start_o, digest, cap);
+    int status = dual_simplex(lp);
+    if (status != 0) {
+        PyMem_Free(lp);
+        Py_RETURN_NONE;
+    }
+    double bound = lagrangian(lp);
+    long played[52], shapes[NSHAPE], point[NSTRUCT];
+    int integral = point_of(lp, point);
+    for (int j = 0; j < NSHAPE + 52; j++) {
+        double v = lp->state[j] == FIXED ? 0.0 : lp->x[j];
         long fl = (long)floor(v + 1e-6);
         if (j < NSHAPE) shapes[j] = fl;
-        else if (j < NSHAPE + 52) {
+        else {
             int t = j - NSHAPE;
             played[t] = fl < rack[t] ? fl : rack[t];
         }
     }
-    /* the jokers standing in for the tiles substituted out: as many as
-     * the shapes holding them */
-    for (int j = 0; j < NSHAPE; j++)
-        if (point[j])
-            for (int e = 0; e < col_n[j]; e++)
-                if (empty[col_r[j][e]]) point[NSHAPE + 52 + col_r[j][e]] += point[j];
     long jp = (long)floor(lp->x[NSHAPE + 104] + 1e-6);
     if (lp->state[NSHAPE + 104] == FIXED) jp = 0;
     if (jp > jr) jp = jr;
