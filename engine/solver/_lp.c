@@ -135,6 +135,8 @@ typedef struct {
     int touched[NTOT];
     int iters;
     int since;          /* pivots since B^-1 was last refactored */
+    int iter_cap;       /* the pivots this solve may reach */
+    int clock;          /* the pivot rows computed: a column's stamp is the last that touched it */
     int bad_row;        /* the row that proved no point fits (status 1) */
     int empty[52];      /* tiles with no copy there (substituted out) */
 } LP;
@@ -292,13 +294,13 @@ static int dual_simplex(LP *lp) {
             if (score > best) { best = score; r = i; delta = inf; }
         }
         if (r < 0) return 0;  /* optimal (the bound is valid for any prices) */
-        if (lp->iters >= MAX_ITER) return 2;
+        if (lp->iters >= lp->iter_cap) return 2;
         double sgn = delta > 0 ? 1.0 : -1.0;
         const double *rho = lp->Binv[r];
         /* the row of B^-1 A, row-wise over rho's nonzeros: the columns it
          * does not touch have alpha 0 and take no part in this pivot */
         int nt = 0, nz = 0, rz[M];
-        int stamp = lp->iters;
+        int stamp = ++lp->clock;  /* (each pivot row its own, in every solve of this programme) */
         for (int t = 0; t < m; t++) {
             double v = rho[t];
             if (v == 0.0) continue;
@@ -679,6 +681,8 @@ static int setup(LP *lp, const int *table, const int *rack, int jt, int jr, cons
     lp->m = m;
     lp->iters = 0;
     lp->since = 0;
+    lp->iter_cap = MAX_ITER;
+    lp->clock = 0;
     if (infeasible) return 1;
     for (int j = 0; j < NTOT; j++) {
         int n = 0;
@@ -927,6 +931,206 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ------------------------------------------------------------------ */
+/* Branch and bound on the programme: its integer points are the layouts
+ * of the table and a play (a shape counted k times is k melds), but for
+ * the rare one that lays a meld of jokers only, which the layout's check
+ * refuses. Depth first from the optimum: the most fractional of the rack
+ * tiles played and the rack jokers played is branched on, then of the
+ * jokers standing in, then of the shapes, the side rounded up first; a
+ * node whose Lagrangian bound (valid for any prices) cannot reach the
+ * floor is cut; a child the dual simplex finds no point for is cut only
+ * when the row it stopped at proves it (that row's combination of the
+ * rows, over the columns' bounds, cannot meet its right-hand side),
+ * else the search gives up. Each child starts from its parent's basis
+ * (its changed bound repaired by the dual simplex). An integer point
+ * whose layout the check accepts and that reaches the floor is the new
+ * best: the floor rises above it. The nodes are counted, not timed. */
+
+#define BB_DEPTH 96
+#define BB_SLACK 1e-3
+
+typedef struct {
+    LP *lp;
+    const int *table, *rack;
+    int jt, jr;
+    const double *value;
+    double floor;       /* a plan must score at least this */
+    long nodes, limit;
+    int status;         /* 0: searched through; 1: node limit; 2: gave up; 3: error */
+    PyObject *best;     /* the best layout found, or NULL */
+    long played[52], jp;
+    double score;
+} BB;
+
+/* whether row r's combination of the rows (r of B^-1: any combination of
+ * valid equalities is one) cannot be met by any point within the columns'
+ * bounds */
+static int proves_empty(const LP *lp, int r) {
+    const double *rho = lp->Binv[r];
+    double rhs = 0.0, lo = 0.0, hi = 0.0, mag = 0.0;
+    for (int i = 0; i < lp->m; i++) rhs += rho[i] * lp->b[i];
+    for (int k = 0; k < lp->nact; k++) {
+        int j = lp->act[k];
+        double a = col_dot(rho, lp, j);
+        if (a > 0) { lo += a * lp->lo[j]; hi += a * lp->up[j]; }
+        else { lo += a * lp->up[j]; hi += a * lp->lo[j]; }
+        mag += fabs(a) * (lp->up[j] > 1.0 ? lp->up[j] : 1.0);
+    }
+    double tol = 1e-7 * (1.0 + mag + fabs(rhs));
+    return hi < rhs - tol || lo > rhs + tol;
+}
+
+static void nonbasic_at_bounds(LP *lp) {
+    for (int k = 0; k < lp->nact; k++) {
+        int j = lp->act[k];
+        if (lp->state[j] != BASIC) lp->x[j] = lp->state[j] == UP ? lp->up[j] : lp->lo[j];
+    }
+}
+
+/* the column to branch on, or -1 when the point is integral */
+static int branch_column(const LP *lp) {
+    int best = -1, tier_best = 9;
+    double frac_best = 0.0;
+    for (int i = 0; i < lp->m; i++) {
+        int j = lp->head[i];
+        if (j >= NSTRUCT) continue;
+        double v = lp->x[j], f = v - floor(v);
+        if (f < 1e-6 || f > 1 - 1e-6) continue;
+        int tier = j >= NSHAPE + 52 && j < NSHAPE + 104 ? 1 : j < NSHAPE ? 2 : 0;
+        double dist = f < 0.5 ? f : 1 - f;
+        if (tier < tier_best || (tier == tier_best && (dist > frac_best + 1e-12 ||
+                (fabs(dist - frac_best) <= 1e-12 && j < best)))) {
+            best = j; tier_best = tier; frac_best = dist;
+        }
+    }
+    return best;
+}
+
+static void bb_node(BB *s, int depth) {
+    LP *lp = s->lp;
+    if (lagrangian(lp) + BB_SLACK < s->floor) return;  /* nothing here reaches the floor */
+    int j = branch_column(lp);
+    if (j < 0) {
+        long point[NSTRUCT];
+        point_of(lp, point);
+        PyObject *lay = layout_of(point, s->table, s->rack, s->jt, s->jr);
+        if (!lay) { s->status = 3; return; }
+        if (lay == Py_None) {  /* a meld of jokers only: not a layout */
+            Py_DECREF(lay);
+            s->status = 2;
+            return;
+        }
+        double score = 0.0;
+        for (int t = 0; t < 52; t++) score += point[NSHAPE + t] * (BIG + s->value[t]);
+        score += point[NSHAPE + 104] * (BIG + s->value[52]);
+        if (score >= s->floor) {
+            Py_XDECREF(s->best);
+            s->best = lay;
+            for (int t = 0; t < 52; t++) s->played[t] = point[NSHAPE + t];
+            s->jp = point[NSHAPE + 104];
+            s->score = score;
+            s->floor = score + 1;
+        } else {
+            Py_DECREF(lay);
+        }
+        return;
+    }
+    if (depth >= BB_DEPTH) { s->status = 2; return; }
+    /* the parent's basis, to start its second child from */
+    int m = lp->m;
+    size_t bsz = sizeof(double) * (size_t)m * m;
+    double *binv = PyMem_Malloc(bsz + sizeof(int) * (M + NTOT));
+    if (!binv) { PyErr_NoMemory(); s->status = 3; return; }
+    int *head = (int *)((char *)binv + bsz), *state = head + M;
+    for (int i = 0; i < m; i++) memcpy(binv + (size_t)i * m, lp->Binv[i], sizeof(double) * m);
+    memcpy(head, lp->head, sizeof(int) * m);
+    memcpy(state, lp->state, sizeof(int) * NTOT);
+    double v = lp->x[j], lo0 = lp->lo[j], up0 = lp->up[j];
+    for (int side = 0; side < 2 && !s->status; side++) {
+        if (s->nodes >= s->limit) { s->status = 1; break; }
+        if (side) {
+            for (int i = 0; i < m; i++) memcpy(lp->Binv[i], binv + (size_t)i * m, sizeof(double) * m);
+            memcpy(lp->head, head, sizeof(int) * m);
+            memcpy(lp->state, state, sizeof(int) * NTOT);
+            lp->lo[j] = lo0;
+            lp->up[j] = floor(v);
+        } else {
+            lp->lo[j] = ceil(v);
+        }
+        nonbasic_at_bounds(lp);
+        recompute(lp);
+        lp->iter_cap = lp->iters + MAX_ITER;
+        s->nodes++;
+        int st = dual_simplex(lp);
+        if (st == 0) bb_node(s, depth + 1);
+        else if (st != 1 || !proves_empty(lp, lp->bad_row)) s->status = 2;
+        lp->lo[j] = lo0;
+        lp->up[j] = up0;
+    }
+    PyMem_Free(binv);
+}
+
+PyDoc_STRVAR(branch_doc,
+"branch(table, rack, jt, jr, weights, floor, limit, start=None) -> (status, nodes, layout, played, jokers_played, score) or None\n\n"
+"Branch and bound on the programme of solve() (no cap) for a plan scoring at\n"
+"least floor, up to limit nodes (each a dual simplex from its parent's basis;\n"
+"the root from start, solve()'s basis, when given). status 0: searched\n"
+"through, so the plan found is the best, or no plan reaches floor; 1: the\n"
+"node limit was reached; 2: gave up (an integer point that is not a layout,\n"
+"or a cut it could not prove). layout (melds as bound.integral_layout lays\n"
+"them out), played (52 counts), jokers_played and score are the best plan\n"
+"found scoring at least floor (else None, None, 0, 0). None when no point fits.");
+
+static PyObject *lp_branch(PyObject *self, PyObject *args) {
+    PyObject *table_o, *rack_o, *weights_o, *start_o = Py_None;
+    int jt, jr;
+    double floor_;
+    long limit;
+    if (!PyArg_ParseTuple(args, "OOiiOdl|O", &table_o, &rack_o, &jt, &jr, &weights_o, &floor_, &limit,
+                          &start_o))
+        return NULL;
+    if (start_o != Py_None && !PyBytes_Check(start_o)) {
+        PyErr_SetString(PyExc_TypeError, "start: expected the basis an uncapped solve returned, or None");
+        return NULL;
+    }
+    if (limit < 1) {
+        PyErr_SetString(PyExc_ValueError, "limit: expected a count of nodes, 1 or more");
+        return NULL;
+    }
+    int table[52], rack[52];
+    double value[53];
+    if (!read_inputs(table_o, rack_o, jt, jr, weights_o, -1, table, rack, value)) return NULL;
+    LP *lp = PyMem_Malloc(sizeof(LP));
+    if (!lp) return PyErr_NoMemory();
+    if (setup(lp, table, rack, jt, jr, value, -1)) {
+        PyMem_Free(lp);
+        Py_RETURN_NONE;
+    }
+    if (start_o != Py_None) warm(lp, start_o, programme_digest(lp, lp->up), -1);
+    BB s;
+    memset(&s, 0, sizeof(s));
+    s.lp = lp; s.table = table; s.rack = rack; s.jt = jt; s.jr = jr; s.value = value;
+    s.floor = floor_; s.limit = limit; s.nodes = 1;
+    int st = dual_simplex(lp);
+    if (st == 1 && proves_empty(lp, lp->bad_row)) {
+        PyMem_Free(lp);
+        Py_RETURN_NONE;
+    }
+    if (st != 0) s.status = 2;
+    else bb_node(&s, 0);
+    PyMem_Free(lp);
+    if (s.status == 3) {
+        Py_XDECREF(s.best);
+        return NULL;
+    }
+    if (!s.best)
+        return Py_BuildValue("(ilOOii)", s.status, s.nodes, Py_None, Py_None, 0, 0);
+    PyObject *pl = list_of_ints(s.played, 52);
+    if (!pl) { Py_DECREF(s.best); return NULL; }
+    return Py_BuildValue("(ilNNld)", s.status, s.nodes, s.best, pl, s.jp, s.score);
+}
+
 static PyObject *lp_shapes(PyObject *self, PyObject *unused) {
     PyObject *l = PyList_New(NSHAPE);
     if (!l) return NULL;
@@ -941,6 +1145,7 @@ static PyObject *lp_shapes(PyObject *self, PyObject *unused) {
 
 static PyMethodDef methods[] = {
     {"solve", lp_solve, METH_VARARGS, solve_doc},
+    {"branch", lp_branch, METH_VARARGS, branch_doc},
     {"shapes", lp_shapes, METH_NOARGS, "The meld shapes, as bound.SHAPES (each a tuple of tile codes)."},
     {NULL, NULL, 0, NULL},
 };

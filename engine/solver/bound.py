@@ -432,6 +432,29 @@ def last_shapes() -> list[int] | None:
     return None if model is None else model.shapes
 
 
+def branch(table: list[int], rack: list[int], jt: int, jr: int,
+           weights: list[int] | None, floor: int, limit: int) -> tuple | None:
+    """Branch and bound on the programme (the simplex in C's ``branch``):
+    the best plan scoring at least ``floor`` it finds within ``limit``
+    nodes, from the optimal basis of this thread's last :func:`score_bound`
+    on the same programme when there is one. ``(status, nodes, melds,
+    played, jokers_played, score)``: status 0, searched through (the plan
+    found is the best; none found: no plan reaches the floor); 1, the node
+    limit; 2, gave up (an integer point not a layout, or a cut it could not
+    prove); the plan's melds (as :func:`integral_layout`), rack tiles (52
+    counts), rack jokers and score, or ``None, None, 0, 0``. ``None`` when
+    the simplex in C is not there, or no point fits."""
+    lp = _c_simplex()
+    if lp is None:
+        return None
+    cmodel = getattr(_LOCAL, "cmodel", None)
+    start = None
+    if cmodel is not None and cmodel.basis is not None and \
+            cmodel.basis[0] == (table, rack, jt, jr, weights):
+        start = cmodel.basis[1]
+    return lp.branch(table, rack, jt, jr, weights, float(floor), limit, start)
+
+
 def forget() -> None:
     """Drop this thread's model's basis: the next :func:`score_bound`
     starts from none, as on a fresh thread (the benchmarks call it between

@@ -183,8 +183,11 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # most often is the optimum (and then proved by it)
             early = _relaxation(table, rack, jt, jr, weights)
         if early is not None:
-            early_plan = _rounded_plan(table, jt, None, weights,
-                                       rack if dfs_failed else None, jr)
+            if BRANCH and BRANCH_ROUNDING and relaxation.last_layout() is None:
+                early_plan = None  # (a fractional optimum: the branch and bound finds the plan)
+            else:
+                early_plan = _rounded_plan(table, jt, None, weights,
+                                           rack if dfs_failed else None, jr)
             if early_plan is not None and _proves(early, early_plan.score + 1):
                 return early_plan
             if early_plan is not None and CAP_BOUND:
@@ -199,6 +202,17 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
                         early_plan = better
                     if _proves(early, early_plan.score + 1):
                         return early_plan
+        if early is not None and BRANCH:
+            # branch and bound on the bound's programme, from its optimum:
+            # mostly a few nodes find the best plan or prove the one in hand
+            got = relaxation.branch(table, rack, jt, jr, weights,
+                                    0 if early_plan is None else early_plan.score + 1, BRANCH)
+            if got is not None:
+                status, _nodes, layout, played, jokers, score = got
+                if layout is not None:
+                    early_plan = LaidPlan(int(score), jt + jokers, layout, played)
+                if status == 0 and early_plan is not None:
+                    return early_plan
         best = None
         if early is not None and FOCUS:
             # the narrow pass kept to plans of as many tiles as the bound
@@ -578,6 +592,14 @@ LP_ALL = 1
 DFS_AFTER_BOUND = 50
 # 1: where the bound proves the incumbent's tiles, the bound capped to them
 CAP_BOUND = 1
+# the nodes of the branch and bound on the bound's programme (after the
+# bound asked first, its rounded play not proved; 0: none): past them (or
+# where it gives up) the passes go on, from the best plan it found
+BRANCH = 128
+# 1: with the branch and bound on, the bound's optimum rounded down and
+# laid out only where it is integral (else the branch and bound looks for
+# the plan from no floor; 0: rounded down and searched for as before)
+BRANCH_ROUNDING = 1
 # 1: exact_pass asks its wider pass first (0: once neither direction has
 # finished early, as before)
 WIDEN_FIRST = 1

@@ -140,7 +140,8 @@ def test_the_rounded_play_is_a_valid_plan_of_its_score():
 @pytest.mark.parametrize("ts,size", [(STANDARD, 20), (STANDARD, 40), (XP, 40), (XP, 80)])
 def test_the_relaxation_first_gives_the_answers_of_the_programme_alone(ts, size, monkeypatch):
     """The rounded play, the bound asked first (before the depth-first check
-    too; with no joker to place too), the bound capped to the incumbent's
+    too; with no joker to place too), the branch and bound on its
+    programme, the bound capped to the incumbent's
     tiles (from the uncapped bound's basis), the budgeted narrow and
     wider passes, the tile cap (also above the incumbent's count), the
     wider pass that raises the exact pass's floor and the probe's pass
@@ -148,7 +149,7 @@ def test_the_relaxation_first_gives_the_answers_of_the_programme_alone(ts, size,
     off, on positions with jokers to place, face values and weights."""
     off = dict(TILE_CAP=False, VALUE_WIDEN=False, ROUNDING=False, LP_FIRST=0,
                FOCUS=False, FOCUS_WIDE=False, CAP_ALWAYS=False, EXACT_RETRY=0,
-               CAP_BOUND=0, DFS_AFTER_BOUND=0, LP_ALL=0)
+               CAP_BOUND=0, DFS_AFTER_BOUND=0, LP_ALL=0, BRANCH=0, BRANCH_ROUNDING=0)
     early = 0
     real = core._rounded_plan
 
@@ -159,6 +160,15 @@ def test_the_relaxation_first_gives_the_answers_of_the_programme_alone(ts, size,
         return plan
 
     monkeypatch.setattr(core, "_rounded_plan", spy)
+    real_branch = bound.branch
+
+    def branch_spy(*args, **kwargs):
+        nonlocal early
+        got = real_branch(*args, **kwargs)
+        early += got is not None and got[2] is not None  # (a plan found by branching)
+        return got
+
+    monkeypatch.setattr(bound, "branch", branch_spy)
     # the bound first from one joker to place (the default): the path is
     # exercised on both sets
     monkeypatch.setattr(core, "LP_FIRST", 1)

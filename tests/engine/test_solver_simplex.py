@@ -188,6 +188,80 @@ def test_a_capped_solve_from_the_uncapped_basis_gives_the_same_bound():
         lp.solve([0] * 52, [0] * 52, 0, 0, None, 3, "a basis")
 
 
+def _milp(table, rack, jt, jr, weights):
+    """The programme in integers, written out for SciPy's milp (HiGHS): its
+    optimum, or None."""
+    import numpy as np
+    from scipy.optimize import Bounds, LinearConstraint, milp
+
+    ns = bound.NS
+    nv = ns + 105
+    a = np.zeros((53, nv))
+    for m, shape in enumerate(bound.SHAPES):
+        for t in shape:
+            a[t, m] += 1
+    for t in range(52):
+        a[t, ns + t] = -1
+        a[t, ns + 52 + t] = -1
+        a[52, ns + 52 + t] = 1
+    a[52, ns + 104] = -1
+    value = [t % 13 + 1 for t in range(52)] + [30] if weights is None else weights
+    cost = np.zeros(nv)
+    cost[ns:ns + 52] = [bound.BIG + value[t] for t in range(52)]
+    cost[ns + 104] = bound.BIG + value[52]
+    jokers = jt + jr
+    upper = [min(min(table[t] + rack[t] + jokers for t in shape), sum(table[t] + rack[t] for t in shape))
+             for shape in bound.SHAPES]
+    upper += list(rack) + [jokers] * 52 + [jr]
+    rows = list(table) + [jt]
+    got = milp(-cost, constraints=LinearConstraint(a, rows, rows), bounds=Bounds([0] * nv, upper),
+               integrality=np.ones(nv))
+    return None if got.status != 0 else round(-got.fun)
+
+
+def test_branch_and_bound_finds_the_integer_programmes_optimum():
+    """The branch and bound on the programme: searched through from no
+    floor, its plan scores the integer programme's optimum (SciPy's milp on
+    the same programme), and is a layout of the table and its play; from
+    that optimum as the floor it finds it again, from one above it finds
+    nothing; each child starts from its parent's basis, the root from
+    solve()'s, and the nodes stay within the limit."""
+    pytest.importorskip("scipy")
+    lp = _simplex()
+    searched = branched = 0
+    for table, rack, jt, jr, weights in _positions()[::2]:
+        free = lp.solve(table, rack, jt, jr, weights)
+        want = _milp(table, rack, jt, jr, weights)
+        got = lp.branch(table, rack, jt, jr, weights, 0.0, 100000, free[7] if free else None)
+        if free is None:
+            assert got is None and want is None
+            continue
+        status, nodes, layout, played, jokers, score = got
+        assert status in (0, 2)
+        if status == 2:
+            continue  # (an integer point holding a meld of jokers only)
+        searched += 1
+        branched += nodes > 1
+        assert score == want, (table, rack, jt, jr)
+        value = [t % 13 + 1 for t in range(52)] + [30] if weights is None else weights
+        assert score == sum(p * (bound.BIG + value[t]) for t, p in enumerate(played)) + \
+            jokers * (bound.BIG + value[52])
+        laid = sorted(t for m in layout for t in m if t < 52)
+        assert laid == sorted(t for t in range(52) for _ in range(table[t] + played[t]))
+        assert sum(1 for m in layout for t in m if t >= 52) == jt + jokers
+        again = lp.branch(table, rack, jt, jr, weights, float(score), 100000)
+        assert again[0] == 0 and again[5] == score
+        above = lp.branch(table, rack, jt, jr, weights, float(score + 1), 100000)
+        assert above[0] == 0 and above[2] is None
+        limited = lp.branch(table, rack, jt, jr, weights, 0.0, 1)
+        assert limited[1] <= 1 and (limited[0] != 0 or nodes == 1)
+    assert searched >= 80 and branched >= 20
+    with pytest.raises(ValueError, match="limit"):
+        lp.branch([0] * 52, [0] * 52, 0, 0, None, 0.0, 0)
+    with pytest.raises(TypeError, match="start"):
+        lp.branch([0] * 52, [0] * 52, 0, 0, None, 0.0, 5, "a basis")
+
+
 def test_the_answers_are_the_same_with_highs(monkeypatch):
     _simplex()
     _highs()
