@@ -15,7 +15,7 @@ programme's), e.g.
 ``before=PROBE:0,BOUND:0`` (integers; empty: the defaults). The answers
 must agree. Prints per class and variant the
 median time and ratio, the worst ratio and the positions below 1x, then the
-same per seed and over all, and on how many positions the variants' plays
+same per seed, per class over the seeds and over all, and on how many positions the variants' plays
 (or the same play's melds) differ; with ``--below R`` also each position
 whose ratio is below R.
 
@@ -142,6 +142,7 @@ def main(argv=None) -> int:
           f"load average {load_average()}", flush=True)
     rulesets: dict = {}
     total = {name: [] for name, _ in variants}
+    per_class: dict = {}  # (class, size) -> variant -> ratios over the seeds
     turn = 0
     other_play = other_layout = 0
     for seed in args.seeds.split(","):
@@ -201,6 +202,7 @@ def main(argv=None) -> int:
             line = f"{seed:13}{cls:9}{size!s:>6}{len(draws):>4} | GLPK_MI {1e3 * statistics.median(theirs):6.2f} ms"
             for name, _ in variants:
                 per_seed[name] += ratios[name]
+                per_class.setdefault((cls, size), {}).setdefault(name, []).extend(ratios[name])
                 line += (f" | {name} {1e3 * statistics.median(times[name]):6.2f} ms "
                          f"{summary(ratios[name])}")
             print(line, flush=True)
@@ -211,6 +213,9 @@ def main(argv=None) -> int:
     for attr, value in defaults.items():
         setattr(*_module(attr), value)
     print()
+    for (cls, size), got in per_class.items():
+        print(f"class {cls} {size!s:>4}, all seeds: " + " | ".join(
+            f"{name} {len(r)} positions, {summary(r)}" for name, r in got.items()))
     for name, _ in variants:
         print(f"all seeds {name}: {len(total[name])} positions, {summary(total[name])}")
     if len(variants) > 1:

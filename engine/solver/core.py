@@ -118,8 +118,12 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
     states. Then, with ``LP_FIRST`` jokers or more to place (or any,
     ``LP_ALL``), the linear
     relaxation's bound (:mod:`engine.solver.bound`) is asked and its play,
-    rounded down, laid out if it can be (``ROUNDING``): proved by the bound,
-    it is the answer. Otherwise a narrow heuristic pass of the programme
+    rounded down, laid out if it can be (``ROUNDING``; with ``BRANCH`` and
+    ``BRANCH_ROUNDING``, only where the relaxation's optimum is integral):
+    proved by the bound, it is the answer. Otherwise a branch and bound on
+    the relaxation's programme (``BRANCH`` nodes, :func:`engine.solver.
+    bound.branch`) looks for a plan scoring more: searched through, its plan
+    (or the rounded play) is the answer. Otherwise a narrow heuristic pass of the programme
     (``BEAM`` states a layer; after the bound, kept to as many tiles as it
     allows, ``FOCUS``) finds an incumbent, nearly always optimal in tiles; the exact
     programme then runs once with the incumbent's loss as budget and its
