@@ -1072,10 +1072,12 @@ static void bb_node(BB *s, int depth) {
 }
 
 PyDoc_STRVAR(branch_doc,
-"branch(table, rack, jt, jr, weights, floor, limit, start=None) -> (status, nodes, layout, played, jokers_played, score) or None\n\n"
-"Branch and bound on the programme of solve() (no cap) for a plan scoring at\n"
-"least floor, up to limit nodes (each a dual simplex from its parent's basis;\n"
-"the root from start, solve()'s basis, when given). status 0: searched\n"
+"branch(table, rack, jt, jr, weights, floor, limit, start=None, cap=-1) -> (status, nodes, layout, played, jokers_played, score) or None\n\n"
+"Branch and bound on the programme of solve() (with cap >= 0: at most cap\n"
+"tiles played, jokers included; a cap a bound proved is a cut) for a plan\n"
+"scoring at least floor, up to limit nodes (each a dual simplex from its\n"
+"parent's basis; the root from start, solve()'s uncapped basis, when\n"
+"given, the cap's row added). status 0: searched\n"
 "through, so the plan found is the best, or no plan reaches floor; 1: the\n"
 "node limit was reached; 2: gave up (an integer point that is not a layout,\n"
 "or a cut it could not prove). layout (melds as bound.integral_layout lays\n"
@@ -1084,11 +1086,11 @@ PyDoc_STRVAR(branch_doc,
 
 static PyObject *lp_branch(PyObject *self, PyObject *args) {
     PyObject *table_o, *rack_o, *weights_o, *start_o = Py_None;
-    int jt, jr;
+    int jt, jr, cap = -1;
     double floor_;
     long limit;
-    if (!PyArg_ParseTuple(args, "OOiiOdl|O", &table_o, &rack_o, &jt, &jr, &weights_o, &floor_, &limit,
-                          &start_o))
+    if (!PyArg_ParseTuple(args, "OOiiOdl|Oi", &table_o, &rack_o, &jt, &jr, &weights_o, &floor_, &limit,
+                          &start_o, &cap))
         return NULL;
     if (start_o != Py_None && !PyBytes_Check(start_o)) {
         PyErr_SetString(PyExc_TypeError, "start: expected the basis an uncapped solve returned, or None");
@@ -1100,14 +1102,14 @@ static PyObject *lp_branch(PyObject *self, PyObject *args) {
     }
     int table[52], rack[52];
     double value[53];
-    if (!read_inputs(table_o, rack_o, jt, jr, weights_o, -1, table, rack, value)) return NULL;
+    if (!read_inputs(table_o, rack_o, jt, jr, weights_o, cap, table, rack, value)) return NULL;
     LP *lp = PyMem_Malloc(sizeof(LP));
     if (!lp) return PyErr_NoMemory();
-    if (setup(lp, table, rack, jt, jr, value, -1)) {
+    if (setup(lp, table, rack, jt, jr, value, cap)) {
         PyMem_Free(lp);
         Py_RETURN_NONE;
     }
-    if (start_o != Py_None) warm(lp, start_o, programme_digest(lp, lp->up), -1);
+    if (start_o != Py_None) warm(lp, start_o, programme_digest(lp, lp->up), cap);
     BB s;
     memset(&s, 0, sizeof(s));
     s.lp = lp; s.table = table; s.rack = rack; s.jt = jt; s.jr = jr; s.value = value;

@@ -433,11 +433,14 @@ def last_shapes() -> list[int] | None:
 
 
 def branch(table: list[int], rack: list[int], jt: int, jr: int,
-           weights: list[int] | None, floor: int, limit: int) -> tuple | None:
+           weights: list[int] | None, floor: int, limit: int, cap: int | None = None
+           ) -> tuple | None:
     """Branch and bound on the programme (the simplex in C's ``branch``):
     the best plan scoring at least ``floor`` it finds within ``limit``
     nodes, from the optimal basis of this thread's last :func:`score_bound`
-    on the same programme when there is one. ``(status, nodes, melds,
+    on the same programme when there is one; with ``cap``, among plans of at
+    most ``cap`` tiles (where a bound proved that no plan places more, a cut
+    that leaves every plan in: the value is bounded tighter). ``(status, nodes, melds,
     played, jokers_played, score)``: status 0, searched through (the plan
     found is the best; none found: no plan reaches the floor); 1, the node
     limit; 2, gave up (an integer point not a layout, or a cut it could not
@@ -452,7 +455,8 @@ def branch(table: list[int], rack: list[int], jt: int, jr: int,
     if cmodel is not None and cmodel.basis is not None and \
             cmodel.basis[0] == (table, rack, jt, jr, weights):
         start = cmodel.basis[1]
-    return lp.branch(table, rack, jt, jr, weights, float(floor), limit, start)
+    return lp.branch(table, rack, jt, jr, weights, float(floor), limit, start,
+                     -1 if cap is None else cap)
 
 
 def forget() -> None:

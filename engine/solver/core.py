@@ -210,7 +210,8 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # branch and bound on the bound's programme, from its optimum:
             # mostly a few nodes find the best plan or prove the one in hand
             got = relaxation.branch(table, rack, jt, jr, weights,
-                                    0 if early_plan is None else early_plan.score + 1, BRANCH)
+                                    0 if early_plan is None else early_plan.score + 1, BRANCH,
+                                    int((early + SLACK) // dp.BIG) if BRANCH_CAP else None)
             if got is not None:
                 status, _nodes, layout, played, jokers, score = got
                 if layout is not None:
@@ -604,6 +605,9 @@ BRANCH = 128
 # laid out only where it is integral (else the branch and bound looks for
 # the plan from no floor; 0: rounded down and searched for as before)
 BRANCH_ROUNDING = 1
+# 1: the branch and bound among plans of as many tiles as the bound allows
+# at most (a cut every plan meets; 0: no cut)
+BRANCH_CAP = 1
 # 1: exact_pass asks its wider pass first (0: once neither direction has
 # finished early, as before)
 WIDEN_FIRST = 1

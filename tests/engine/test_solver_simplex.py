@@ -188,9 +188,9 @@ def test_a_capped_solve_from_the_uncapped_basis_gives_the_same_bound():
         lp.solve([0] * 52, [0] * 52, 0, 0, None, 3, "a basis")
 
 
-def _milp(table, rack, jt, jr, weights):
-    """The programme in integers, written out for SciPy's milp (HiGHS): its
-    optimum, or None."""
+def _milp(table, rack, jt, jr, weights, cap=None):
+    """The programme in integers (with ``cap``: at most that many tiles
+    played), written out for SciPy's milp (HiGHS): its optimum, or None."""
     import numpy as np
     from scipy.optimize import Bounds, LinearConstraint, milp
 
@@ -214,8 +214,14 @@ def _milp(table, rack, jt, jr, weights):
              for shape in bound.SHAPES]
     upper += list(rack) + [jokers] * 52 + [jr]
     rows = list(table) + [jt]
-    got = milp(-cost, constraints=LinearConstraint(a, rows, rows), bounds=Bounds([0] * nv, upper),
-               integrality=np.ones(nv))
+    constraints = [LinearConstraint(a, rows, rows)]
+    if cap is not None:
+        played = np.zeros((1, nv))
+        played[0, ns:ns + 52] = 1
+        played[0, ns + 104] = 1
+        constraints.append(LinearConstraint(played, -np.inf, cap))
+    got = milp(-cost, constraints=constraints, bounds=Bounds([0] * nv, upper),
+               integrality=np.ones(nv), options={"mip_rel_gap": 0})  # (exact: no gap)
     return None if got.status != 0 else round(-got.fun)
 
 
@@ -224,11 +230,12 @@ def test_branch_and_bound_finds_the_integer_programmes_optimum():
     floor, its plan scores the integer programme's optimum (SciPy's milp on
     the same programme), and is a layout of the table and its play; from
     that optimum as the floor it finds it again, from one above it finds
-    nothing; each child starts from its parent's basis, the root from
-    solve()'s, and the nodes stay within the limit."""
+    nothing, and with a cap on the tiles played it finds the capped
+    programme's optimum; each child starts from its parent's basis, the
+    root from solve()'s, and the nodes stay within the limit."""
     pytest.importorskip("scipy")
     lp = _simplex()
-    searched = branched = 0
+    searched = branched = capped_searched = 0
     for table, rack, jt, jr, weights in _positions()[::2]:
         free = lp.solve(table, rack, jt, jr, weights)
         want = _milp(table, rack, jt, jr, weights)
@@ -255,7 +262,16 @@ def test_branch_and_bound_finds_the_integer_programmes_optimum():
         assert above[0] == 0 and above[2] is None
         limited = lp.branch(table, rack, jt, jr, weights, 0.0, 1)
         assert limited[1] <= 1 and (limited[0] != 0 or nodes == 1)
-    assert searched >= 80 and branched >= 20
+        # with a cap on the tiles played: at the optimum's tiles (a cut) the
+        # same plan's score; a tile below, the capped programme's optimum
+        tiles = int(score) // bound.BIG
+        capped = lp.branch(table, rack, jt, jr, weights, 0.0, 100000, free[7], tiles)
+        assert capped[0] == 2 or capped[5] == score
+        if tiles:
+            capped = lp.branch(table, rack, jt, jr, weights, 0.0, 100000, free[7], tiles - 1)
+            assert capped[0] == 2 or capped[5] == _milp(table, rack, jt, jr, weights, tiles - 1)
+            capped_searched += capped[0] == 0
+    assert searched >= 80 and branched >= 20 and capped_searched >= 50
     with pytest.raises(ValueError, match="limit"):
         lp.branch([0] * 52, [0] * 52, 0, 0, None, 0.0, 0)
     with pytest.raises(TypeError, match="start"):
