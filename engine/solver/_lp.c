@@ -949,6 +949,9 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
 
 #define BB_DEPTH 96
 #define BB_SLACK 1e-3
+#ifndef BB_FIX
+#define BB_FIX 1   /* reduced-cost fixing at each node */
+#endif
 
 typedef struct {
     LP *lp;
@@ -1007,9 +1010,42 @@ static int branch_column(const LP *lp) {
     return best;
 }
 
+/* Reduced-cost fixing: with the prices of the node's basis (true costs),
+ * a nonbasic column moved one unit off its bound costs the Lagrangian
+ * bound its reduced cost; where that leaves less than the floor, no plan
+ * in this subtree moves it, so it is fixed where it is (its old bounds
+ * kept in ``was``, the columns in ``cols``): the count fixed. */
+static int fix_by_reduced_cost(LP *lp, double bound, double floor_, int *cols, double (*was)[2]) {
+    int m = lp->m, n = 0;
+    double pi[M];
+    for (int k = 0; k < m; k++) {
+        double s = 0.0;
+        for (int i = 0; i < m; i++) s -= lp->ctrue[lp->head[i]] * lp->Binv[i][k];
+        pi[k] = s;
+    }
+    double gap = bound - floor_ + BB_SLACK;
+    for (int k = 0; k < lp->nact; k++) {
+        int j = lp->act[k];
+        int st = lp->state[j];
+        if (j >= NSTRUCT || (st != LOW && st != UP) || lp->up[j] <= lp->lo[j]) continue;
+        double red = -lp->ctrue[j] - col_dot(pi, lp, j);
+        if ((st == LOW && -red > gap) || (st == UP && red > gap)) {
+            cols[n] = j;
+            was[n][0] = lp->lo[j];
+            was[n][1] = lp->up[j];
+            if (st == LOW) lp->up[j] = lp->lo[j];
+            else lp->lo[j] = lp->up[j];
+            lp->state[j] = FIXED;
+            n++;
+        }
+    }
+    return n;
+}
+
 static void bb_node(BB *s, int depth) {
     LP *lp = s->lp;
-    if (lagrangian(lp) + BB_SLACK < s->floor) return;  /* nothing here reaches the floor */
+    double bound = lagrangian(lp);
+    if (bound + BB_SLACK < s->floor) return;  /* nothing here reaches the floor */
     int j = branch_column(lp);
     if (j < 0) {
         long point[NSTRUCT];
@@ -1040,8 +1076,11 @@ static void bb_node(BB *s, int depth) {
     /* the parent's basis, to start its second child from */
     int m = lp->m;
     size_t bsz = sizeof(double) * (size_t)m * m;
-    double *binv = PyMem_Malloc(bsz + sizeof(int) * (M + NTOT));
+    double *binv = PyMem_Malloc(bsz + sizeof(int) * (M + NTOT) + (sizeof(int) + sizeof(double[2])) * NSTRUCT);
     if (!binv) { PyErr_NoMemory(); s->status = 3; return; }
+    double (*was)[2] = (double (*)[2])((char *)binv + bsz + sizeof(int) * (M + NTOT));
+    int *fixed = (int *)(was + NSTRUCT);
+    int nfixed = BB_FIX ? fix_by_reduced_cost(lp, bound, s->floor, fixed, was) : 0;
     int *head = (int *)((char *)binv + bsz), *state = head + M;
     for (int i = 0; i < m; i++) memcpy(binv + (size_t)i * m, lp->Binv[i], sizeof(double) * m);
     memcpy(head, lp->head, sizeof(int) * m);
@@ -1067,6 +1106,10 @@ static void bb_node(BB *s, int depth) {
         else if (st != 1 || !proves_empty(lp, lp->bad_row)) s->status = 2;
         lp->lo[j] = lo0;
         lp->up[j] = up0;
+    }
+    for (int k = 0; k < nfixed; k++) {
+        lp->lo[fixed[k]] = was[k][0];
+        lp->up[fixed[k]] = was[k][1];
     }
     PyMem_Free(binv);
 }
