@@ -600,7 +600,7 @@ CAP_BOUND = 1
 # the nodes of the branch and bound on the bound's programme (after the
 # bound asked first, its rounded play not proved; 0: none): past them (or
 # where it gives up) the passes go on, from the best plan it found
-BRANCH = 128
+BRANCH = 64
 # 1: with the branch and bound on, the bound's optimum rounded down and
 # laid out only where it is integral (else the branch and bound looks for
 # the plan from no floor; 0: rounded down and searched for as before)
