@@ -120,6 +120,7 @@ def main(argv=None) -> int:
     _timed("best_plan")
     _timed("build_melds")
     _timed("divisible", module=api)
+    _timed("branch", module=core.relaxation)  # the branch and bound on the bound's programme
     warm(solve)
     print(f"solver: {core.BUILD}; CPU time; load average "
           f"{load_average()}", flush=True)

@@ -24,6 +24,9 @@
  * of the final basis under the true costs, valid for any prices, so
  * neither the perturbation nor rounding can make it too low.
  *
+ * branch() runs a branch and bound on the same programme (see its part
+ * below): the best plan above a floor, or the proof that none is.
+ *
  * Everything here is deterministic: the same inputs give the same
  * pivots, bound and point on every machine with IEEE doubles.
  */
