@@ -581,7 +581,11 @@ PyDoc_STRVAR(solve_doc,
 /* The inputs of solve() and branch(), checked: 52 counts each, the jokers,
  * the values (face values, or 53 weights); 0 with an exception set */
 static int read_inputs(PyObject *table_o, PyObject *rack_o, int jt, int jr, PyObject *weights_o,
-                       int cap, int *table, int *rack, double *value) {
+                       int cap, PyObject *start_o, int *table, int *rack, double *value) {
+    if (start_o != Py_None && !PyBytes_Check(start_o)) {
+        PyErr_SetString(PyExc_TypeError, "start: expected the basis an uncapped solve returned, or None");
+        return 0;
+    }
     if (!read_counts(table_o, table, 52, "table") || !read_counts(rack_o, rack, 52, "rack")) return 0;
     if (weights_o == Py_None) {
         for (int t = 0; t < 52; t++) value[t] = t % 13 + 1;
@@ -771,6 +775,26 @@ static int setup(LP *lp, const int *table, const int *rack, int jt, int jr, cons
     return 0;
 }
 
+/* The programme of the inputs (read into table, rack and value, checked)
+ * at its logical basis, in memory of its own; NULL with an exception set,
+ * or with *none set when no point fits */
+static LP *prepare(PyObject *table_o, PyObject *rack_o, int jt, int jr, PyObject *weights_o, int cap,
+                   PyObject *start_o, int *table, int *rack, double *value, int *none) {
+    *none = 0;
+    if (!read_inputs(table_o, rack_o, jt, jr, weights_o, cap, start_o, table, rack, value)) return NULL;
+    LP *lp = PyMem_Malloc(sizeof(LP));
+    if (!lp) {
+        PyErr_NoMemory();
+        return NULL;
+    }
+    if (setup(lp, table, rack, jt, jr, value, cap)) {
+        PyMem_Free(lp);
+        *none = 1;
+        return NULL;
+    }
+    return lp;
+}
+
 /* The uncapped optimum's basis ``start`` (bytes from solve()) of the same
  * programme (its digest), installed: as it was, or, with a cap, the cap's
  * row added with its logical basic: B^-1 = [[B0^-1, 0], [-r B0^-1, 1]]
@@ -859,20 +883,11 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     int jt, jr, cap = -1;
     if (!PyArg_ParseTuple(args, "OOii|OiO", &table_o, &rack_o, &jt, &jr, &weights_o, &cap, &start_o))
         return NULL;
-    if (start_o != Py_None && !PyBytes_Check(start_o)) {
-        PyErr_SetString(PyExc_TypeError, "start: expected the basis an uncapped solve returned, or None");
-        return NULL;
-    }
-    int table[52], rack[52];
+    int table[52], rack[52], none;
     double value[53];
-    if (!read_inputs(table_o, rack_o, jt, jr, weights_o, cap, table, rack, value)) return NULL;
-    LP *lp = PyMem_Malloc(sizeof(LP));
-    if (!lp) return PyErr_NoMemory();
+    LP *lp = prepare(table_o, rack_o, jt, jr, weights_o, cap, start_o, table, rack, value, &none);
+    if (!lp) return none ? Py_NewRef(Py_None) : NULL;
     PyObject *result = NULL;
-    if (setup(lp, table, rack, jt, jr, value, cap)) {
-        PyMem_Free(lp);
-        Py_RETURN_NONE;
-    }
     int m = lp->m;
     unsigned long long digest = programme_digest(lp, lp->up);
     if (start_o != Py_None && cap >= 0) warm(lp, start_o, digest, cap);
@@ -1138,23 +1153,14 @@ static PyObject *lp_branch(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOiiOdl|Oi", &table_o, &rack_o, &jt, &jr, &weights_o, &floor_, &limit,
                           &start_o, &cap))
         return NULL;
-    if (start_o != Py_None && !PyBytes_Check(start_o)) {
-        PyErr_SetString(PyExc_TypeError, "start: expected the basis an uncapped solve returned, or None");
-        return NULL;
-    }
     if (limit < 1) {
         PyErr_SetString(PyExc_ValueError, "limit: expected a count of nodes, 1 or more");
         return NULL;
     }
-    int table[52], rack[52];
+    int table[52], rack[52], none;
     double value[53];
-    if (!read_inputs(table_o, rack_o, jt, jr, weights_o, cap, table, rack, value)) return NULL;
-    LP *lp = PyMem_Malloc(sizeof(LP));
-    if (!lp) return PyErr_NoMemory();
-    if (setup(lp, table, rack, jt, jr, value, cap)) {
-        PyMem_Free(lp);
-        Py_RETURN_NONE;
-    }
+    LP *lp = prepare(table_o, rack_o, jt, jr, weights_o, cap, start_o, table, rack, value, &none);
+    if (!lp) return none ? Py_NewRef(Py_None) : NULL;
     if (start_o != Py_None) warm(lp, start_o, programme_digest(lp, lp->up), cap);
     BB s;
     memset(&s, 0, sizeof(s));

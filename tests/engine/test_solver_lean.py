@@ -49,23 +49,30 @@ def test_copies_checked_as_before():
     assert solve([], [0, 0, 0], tileset="xp").tiles_placed == 0  # three copies: xp
 
 
+def _random_point(rng, fewest, joker_rate):
+    """An integral point of the bound's programme laying out ``fewest`` to
+    6 shapes once or twice (some slots filled by jokers, at ``joker_rate``),
+    and the table it lays out and its jokers."""
+    x = [0] * bound.NV
+    for m in rng.sample(range(bound.NS), rng.randint(fewest, 6)):
+        x[m] = rng.randint(1, 2)
+    table = [0] * 52
+    for m in range(bound.NS):
+        for t in bound.SHAPES[m]:
+            table[t] += x[m]
+    for t in range(52):
+        if table[t] and rng.random() < joker_rate:
+            table[t] -= 1
+            x[bound.NS + 52 + t] += 1
+    return x, table, sum(x[bound.NS + 52:bound.NS + 104])
+
+
 @pytest.mark.parametrize("lean", [0, 1])
 def test_layouts_the_same_either_way(lean, monkeypatch):
     rng = random.Random(11)
     cases = []
     for _ in range(300):
-        x = [0] * bound.NV
-        for m in rng.sample(range(bound.NS), rng.randint(0, 6)):
-            x[m] = rng.randint(1, 2)
-        table = [0] * 52
-        for m in range(bound.NS):
-            for t in bound.SHAPES[m]:
-                table[t] += x[m]
-        for t in range(52):  # some slots filled by jokers instead
-            if table[t] and rng.random() < 0.05:
-                table[t] -= 1
-                x[bound.NS + 52 + t] += 1
-        jt = sum(x[bound.NS + 52:bound.NS + 104])
+        x, table, jt = _random_point(rng, 0, 0.05)
         if rng.random() < 0.3:
             table[rng.randrange(52)] += 1  # not this point's layout
         counts = [rng.choice((0, 0, 0, 1, -1)) for _ in range(bound.NS)]
@@ -89,18 +96,7 @@ def test_a_laid_plans_melds_are_canonical_as_before():
     rng = random.Random(5)
     checked = jokers = 0
     for _ in range(400):
-        x = [0] * bound.NV
-        for m in rng.sample(range(bound.NS), rng.randint(1, 6)):
-            x[m] = rng.randint(1, 2)
-        table = [0] * 52
-        for m in range(bound.NS):
-            for t in bound.SHAPES[m]:
-                table[t] += x[m]
-        for t in range(52):  # some slots filled by jokers instead
-            if table[t] and rng.random() < 0.15:
-                table[t] -= 1
-                x[bound.NS + 52 + t] += 1
-        jt = sum(x[bound.NS + 52:bound.NS + 104])
+        x, table, jt = _random_point(rng, 1, 0.15)
         melds = bound.integral_layout(x, table, [0] * 52, jt, 0)
         if not melds:
             continue

@@ -92,11 +92,11 @@ def test_the_optimum_is_highs_and_an_integral_point_is_a_layout():
     assert solved >= 150 and infeasible >= 10 and integral >= 20 and absent >= 10
 
 
-def _linprog(table, rack, jt, jr, weights, cap):
-    """The same programme written out for SciPy's linprog (HiGHS), with the
-    cap on the tiles played as an inequality: its optimum."""
+def _written_out(table, rack, jt, jr, weights):
+    """The programme written out as matrices for SciPy: the rows (tiles,
+    then jokers), their right-hand sides, the costs (maximised), the
+    columns' upper bounds and the cap's row (the tiles played)."""
     import numpy as np
-    from scipy.optimize import linprog
 
     ns = bound.NS
     nv = ns + 105
@@ -120,8 +120,17 @@ def _linprog(table, rack, jt, jr, weights, cap):
     cap_row = np.zeros((1, nv))
     cap_row[0, ns:ns + 52] = 1
     cap_row[0, ns + 104] = 1
-    got = linprog(-cost, A_eq=a, b_eq=list(table) + [jt], A_ub=cap_row, b_ub=[cap],
-                  bounds=list(zip([0] * nv, upper)), method="highs")
+    return a, list(table) + [jt], cost, upper, cap_row
+
+
+def _linprog(table, rack, jt, jr, weights, cap):
+    """The same programme written out for SciPy's linprog (HiGHS), with the
+    cap on the tiles played as an inequality: its optimum."""
+    from scipy.optimize import linprog
+
+    a, rows, cost, upper, cap_row = _written_out(table, rack, jt, jr, weights)
+    got = linprog(-cost, A_eq=a, b_eq=rows, A_ub=cap_row, b_ub=[cap],
+                  bounds=list(zip([0] * len(upper), upper)), method="highs")
     return None if got.status != 0 else -got.fun
 
 
@@ -194,34 +203,12 @@ def _milp(table, rack, jt, jr, weights, cap=None):
     import numpy as np
     from scipy.optimize import Bounds, LinearConstraint, milp
 
-    ns = bound.NS
-    nv = ns + 105
-    a = np.zeros((53, nv))
-    for m, shape in enumerate(bound.SHAPES):
-        for t in shape:
-            a[t, m] += 1
-    for t in range(52):
-        a[t, ns + t] = -1
-        a[t, ns + 52 + t] = -1
-        a[52, ns + 52 + t] = 1
-    a[52, ns + 104] = -1
-    value = [t % 13 + 1 for t in range(52)] + [30] if weights is None else weights
-    cost = np.zeros(nv)
-    cost[ns:ns + 52] = [bound.BIG + value[t] for t in range(52)]
-    cost[ns + 104] = bound.BIG + value[52]
-    jokers = jt + jr
-    upper = [min(min(table[t] + rack[t] + jokers for t in shape), sum(table[t] + rack[t] for t in shape))
-             for shape in bound.SHAPES]
-    upper += list(rack) + [jokers] * 52 + [jr]
-    rows = list(table) + [jt]
+    a, rows, cost, upper, cap_row = _written_out(table, rack, jt, jr, weights)
     constraints = [LinearConstraint(a, rows, rows)]
     if cap is not None:
-        played = np.zeros((1, nv))
-        played[0, ns:ns + 52] = 1
-        played[0, ns + 104] = 1
-        constraints.append(LinearConstraint(played, -np.inf, cap))
-    got = milp(-cost, constraints=constraints, bounds=Bounds([0] * nv, upper),
-               integrality=np.ones(nv), options={"mip_rel_gap": 0})  # (exact: no gap)
+        constraints.append(LinearConstraint(cap_row, -np.inf, cap))
+    got = milp(-cost, constraints=constraints, bounds=Bounds([0] * len(upper), upper),
+               integrality=np.ones(len(upper)), options={"mip_rel_gap": 0})  # (exact: no gap)
     return None if got.status != 0 else round(-got.fun)
 
 
