@@ -20,7 +20,7 @@ from .compiled import (HERE, KERNEL_NAME, KERNEL_SOURCE, NAME, SIMPLEX_NAME, SIM
 
 # compiles one C extension (engine/solver/_dpk.c, _lp.c) with setuptools, run in a scratch directory;
 # no fused multiply-add (-ffp-contract=off): the simplex's doubles round alike on every machine
-_KERNEL_SETUP = """
+_C_SETUP = """
 import sys
 from setuptools import Distribution, Extension
 ext = Extension("engine.solver.{name}", ["{name}.c"], define_macros=[("SOURCE_DIGEST", '"' + sys.argv[1] + '"')],
@@ -89,7 +89,7 @@ def _build_c(name: str, source: Path, digest: str, verbose: bool) -> list[Path]:
     """Compile the C extension ``name`` from ``source`` with ``digest`` built in."""
     with tempfile.TemporaryDirectory(prefix=f"tk-solver-{name}-") as tmp:
         shutil.copy2(source, Path(tmp, f"{name}.c"))
-        proc = subprocess.run([sys.executable, "-c", _KERNEL_SETUP.format(name=name), digest],
+        proc = subprocess.run([sys.executable, "-c", _C_SETUP.format(name=name), digest],
                               cwd=tmp, capture_output=True, text=True)
         if verbose or proc.returncode:
             sys.stderr.write(proc.stdout[-4000:] + proc.stderr[-4000:])

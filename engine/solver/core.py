@@ -163,15 +163,15 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
             # asked before the depth-first check, which it may spare: when
             # it allows fewer tiles than the candidates, not every one fits
             early = _relaxation(table, rack, jt, jr, weights)
-        short = _proves(early, total * dp.BIG)  # the bound: not every candidate fits
-        if short:
-            pass  # budget 0 is ruled out
-        elif small or total <= DFS_SHARE * (sum(table) + jt):
+        # (when the bound allows fewer tiles than the candidates, budget 0
+        # is ruled out: neither tried nor left open)
+        short = _proves(early, total * dp.BIG)
+        if not short and (small or total <= DFS_SHARE * (sum(table) + jt)):
             try:
                 plan = dp.feasible(table, rack, jt, jr, budget=0, limit=DFS_LIMIT)
             except dp.SearchLimit:
                 limited = dfs_failed = True
-        else:
+        elif not short:
             limited = True  # not tried: budget 0 is not ruled out
         if plan is not None:
             return plan
