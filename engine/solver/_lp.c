@@ -134,7 +134,7 @@ typedef struct {
     int rc_beg[M + 1];  /* a row's free columns (and its logical), by row: */
     int rc_j[NTOT * 5]; /* rc_j[rc_beg[t] .. rc_beg[t + 1]) */
     double rc_v[NTOT * 5];
-    int stamp[NTOT];    /* the pivot that last computed a column's alpha */
+    int stamp[NTOT];    /* the clock of the pivot row that last computed a column's alpha */
     int touched[NTOT];
     int iters;
     int since;          /* pivots since B^-1 was last refactored */

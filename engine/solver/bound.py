@@ -383,13 +383,18 @@ class _CModel:
     def forget(self) -> None:
         self.played = self._melds = self.shapes = None
 
+    def start(self, table: list[int], rack: list[int], jt: int, jr: int,
+              weights: list[int] | None) -> bytes | None:
+        """The optimal basis of the last uncapped call when it was on this
+        programme, else ``None``."""
+        if self.basis is not None and self.basis[0] == (table, rack, jt, jr, weights):
+            return self.basis[1]
+        return None
+
     def bound(self, lp: Any, table: list[int], rack: list[int], jt: int, jr: int,
               weights: list[int] | None, cap: int | None = None) -> float | None:
         self.forget()
-        start = None
-        if cap is not None and WARM_CAP and self.basis is not None and \
-                self.basis[0] == (table, rack, jt, jr, weights):
-            start = self.basis[1]
+        start = self.start(table, rack, jt, jr, weights) if cap is not None and WARM_CAP else None
         got = lp.solve(table, rack, jt, jr, weights, -1 if cap is None else cap, start)
         if got is None:
             return None  # no point fits (or the simplex gave up): no bound
@@ -451,10 +456,7 @@ def branch(table: list[int], rack: list[int], jt: int, jr: int,
     if lp is None:
         return None
     cmodel = getattr(_LOCAL, "cmodel", None)
-    start = None
-    if cmodel is not None and cmodel.basis is not None and \
-            cmodel.basis[0] == (table, rack, jt, jr, weights):
-        start = cmodel.basis[1]
+    start = None if cmodel is None else cmodel.start(table, rack, jt, jr, weights)
     return lp.branch(table, rack, jt, jr, weights, float(floor), limit, start,
                      -1 if cap is None else cap)
 
