@@ -213,7 +213,12 @@ typedef struct {
     PyObject_HEAD
     PyObject *dominates; /* ms_dominates(i, j) */
     PyObject *closable;  /* closable_at_end(i) */
+    PyObject *ms_list;   /* dp.MS_LIST: each multiset's run kinds (may be NULL) */
     uint8_t *dom;        /* NMS * NMS: 0 not asked, 1 no, 2 yes */
+    /* per multiset, what jokers_ahead reads of its runs: 0 not read, else
+     * 1 << 31 | the counts of N1, N2, NG and of strict runs of length 1, 2
+     * and 3, four bits each (see ahead_profile) */
+    uint32_t ahead[NMS];
     int8_t close[NMS];   /* 0 not asked, 1 no, 2 yes */
     /* colour_options(msid, a, b, jcap, mode, lim) converted (Conv *), by those packed */
     U32Map colours;
@@ -228,18 +233,26 @@ static void facts_clear_colours(Facts *f) {
 static void facts_dealloc(Facts *f) {
     Py_XDECREF(f->dominates);
     Py_XDECREF(f->closable);
+    Py_XDECREF(f->ms_list);
     free(f->dom);
     facts_clear_colours(f);
     Py_TYPE(f)->tp_free((PyObject *)f);
 }
 
 static int facts_init(Facts *f, PyObject *args, PyObject *kw) {
-    PyObject *d, *c;
-    if (!PyArg_ParseTuple(args, "OO", &d, &c)) return -1;
+    PyObject *d, *c, *ms = NULL;
+    if (!PyArg_ParseTuple(args, "OO|O", &d, &c, &ms)) return -1;
+    if (ms && !PyList_Check(ms)) {
+        PyErr_SetString(PyExc_TypeError, "ms_list must be a list");
+        return -1;
+    }
     Py_INCREF(d);
     Py_INCREF(c);
+    Py_XINCREF(ms);
     Py_XSETREF(f->dominates, d);
     Py_XSETREF(f->closable, c);
+    Py_XSETREF(f->ms_list, ms);
+    memset(f->ahead, 0, sizeof f->ahead);
     if (!f->dom) {
         f->dom = calloc((size_t)NMS * NMS, 1);
         if (!f->dom) {
@@ -275,6 +288,68 @@ static inline int closable(Facts *f, unsigned i) {
     if (t < 0) return -1;
     f->close[i] = (int8_t)(t + 1);
     return t;
+}
+
+/* dp.py's run kinds (N1 .. NG) and transition modes */
+enum { K_N1 = 1, K_N2, K_N3, K_F1, K_F2, K_F3, K_P1, K_P2, K_P3, K_NG };
+enum { M_GENERAL = 0, M_LAZY = 1, M_LAZY_LOW = 2 };
+
+/* what dp.jokers_ahead reads of multiset i's runs (see Facts.ahead), read
+ * off dp.MS_LIST once; 0 (an error set) where it cannot be */
+static uint32_t ahead_profile(Facts *f, unsigned i) {
+    uint32_t v = f->ahead[i];
+    if (v) return v;
+    PyObject *ms = f->ms_list && (Py_ssize_t)i < PyList_GET_SIZE(f->ms_list)
+                       ? PyList_GET_ITEM(f->ms_list, i) : NULL;
+    if (!ms || !PyTuple_Check(ms)) {
+        PyErr_Format(PyExc_ValueError, "multiset %u is not in ms_list", i);
+        return 0;
+    }
+    unsigned cnt[6] = {0};
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(ms); k++) {
+        long kind = PyLong_AsLong(PyTuple_GET_ITEM(ms, k));
+        int slot;
+        switch (kind) {
+            case K_N3: continue; /* closed: needs nothing */
+            case K_N1: slot = 0; break;
+            case K_N2: slot = 1; break;
+            case K_NG: slot = 2; break;
+            case K_F1: case K_P1: slot = 3; break;
+            case K_F2: case K_P2: slot = 4; break;
+            case K_F3: case K_P3: slot = 5; break;
+            default: slot = -1;
+        }
+        if (slot < 0 || ++cnt[slot] > 15) {
+            if (!PyErr_Occurred())
+                PyErr_Format(PyExc_ValueError, "multiset %u: a run kind the kernel cannot read", i);
+            return 0;
+        }
+    }
+    v = 1u << 31;
+    for (int k = 0; k < 6; k++) v |= cnt[k] << (4 * k);
+    f->ahead[i] = v;
+    return v;
+}
+
+/* dp.jokers_ahead: the fewest jokers the open runs of a multiset (its
+ * profile) need after number index n, avail the colour's tiles per
+ * number: a run of one tile needs the next two numbers, of two the next,
+ * one ending in a gap joker a numbered tile at the next, one with jokers
+ * below (strict) every number up to 13; 99 where a run cannot be ended */
+static int jokers_ahead(uint32_t prof, const int *avail, int n) {
+    int n1 = prof & 15, n2 = prof >> 4 & 15, ng = prof >> 8 & 15;
+    int s1 = prof >> 12 & 15, s2 = prof >> 16 & 15, s3 = prof >> 20 & 15;
+    if (((ng || n2 || s2) && n + 1 > 12) || ((n1 || s1) && n + 2 > 12) || (s3 && n > 12))
+        return 99;
+    if (n < 12 && ng > avail[n + 1]) return 99;
+    int strict = s1 + s2 + s3, need = 0;
+    for (int t = n + 1; t <= 12; t++) {
+        int d = strict - avail[t];
+        if (t == n + 1) d += n1 + n2 + ng;
+        else if (t == n + 2) d += n1;
+        if (d > 0) need += d;
+    }
+    return need;
 }
 
 static PyTypeObject FactsType = {
@@ -1210,16 +1285,16 @@ typedef struct {
 typedef struct {
     PyObject_HEAD
     int table[52], rack[52], lims[52], idle[52];
+    int avail[4][13]; /* per colour and number index: table + rack */
     int later[13][4];
-    int jt, jtot, lazy, fullv, dominance;
+    int jt, jtot, lazy, fullv, dominance, want_path;
     u128 full_cap;
     long long limit, visits;
     int modes[13];
-    PyObject *colour_cache, *colour_options, *ahead_need, *ahead_cache;
+    PyObject *colour_cache, *colour_options;
     PyObject *empty_opt, *limit_exc, *path;
     Facts *facts;
     U32Map lists;
-    U32Map needs; /* nm << 6 | c << 4 | n, + 1 -> the jokers its runs need ahead */
     Dead *dead;
     Py_ssize_t ndead, capdead;
     Failed *failed[14];
@@ -1228,7 +1303,6 @@ typedef struct {
 
 static void search_dealloc(Search *x) {
     optcache_free(&x->lists);
-    u32_free(&x->needs);
     free(x->dead);
     for (int i = 0; i < 14; i++) free(x->failed[i]);
     Py_XDECREF(x->empty_opt);
@@ -1237,49 +1311,93 @@ static void search_dealloc(Search *x) {
     Py_XDECREF(x->facts);
     Py_XDECREF(x->colour_cache);
     Py_XDECREF(x->colour_options);
-    Py_XDECREF(x->ahead_need);
-    Py_XDECREF(x->ahead_cache);
     Py_TYPE(x)->tp_free((PyObject *)x);
 }
 
+/* what dp._DepthFirst derives from the position, derived here: the
+ * limits (dp.limits), the group room after each colour (dp._later), the
+ * modes (dp.mode_at), the idle codes */
+static void search_derive(Search *x) {
+    int jtot = x->jtot, have[52], present[13];
+    for (int i = 0; i < 52; i++) {
+        have[i] = x->table[i] || x->rack[i];
+        x->avail[i / 13][i % 13] = x->table[i] + x->rack[i];
+    }
+    for (int n = 0; n < 13; n++) {
+        present[n] = have[n] + have[13 + n] + have[26 + n] + have[39 + n];
+        x->modes[n] = !x->lazy ? M_GENERAL : n == 10 ? M_LAZY_LOW : M_LAZY;
+    }
+    for (int c = 0; c < 4; c++) {
+        const int *row = &have[c * 13];
+        int win[15] = {0}; /* win[s + 2]: places s, s + 1, s + 2 lack no more than the jokers */
+        for (int s = 0; s < 11; s++) win[s + 2] = 3 - row[s] - row[s + 1] - row[s + 2] <= jtot;
+        for (int n = 0; n < 13; n++) {
+            int lim = present[n] - row[n] + jtot >= 2 ? 1 : 0;
+            if (win[n] || win[n + 1] || win[n + 2]) lim |= 2;
+            x->lims[c * 13 + n] = lim;
+        }
+    }
+    for (int n = 0; n < 13; n++) {
+        int acc = 0;
+        for (int c = 3; c >= 0; c--) {
+            x->later[n][c] = acc;
+            int i = c * 13 + n;
+            if (x->lims[i] & 1) acc += x->table[i] + x->rack[i];
+        }
+    }
+    for (int i = 0; i < 52; i++)
+        x->idle[i] = !x->table[i] && !x->rack[i] &&
+                     (x->modes[i % 13] == M_LAZY || !jtot || !(x->lims[i] & 2));
+}
+
 static int search_init(Search *x, PyObject *args, PyObject *kw) {
-    PyObject *table, *rack, *lims, *idle, *later, *full_cap, *empty_opt, *limit_exc, *facts;
-    PyObject *modes, *colour_cache, *colour_options, *ahead_need, *ahead_cache;
+    PyObject *table, *rack, *empty_opt, *limit_exc, *facts, *colour_cache, *colour_options;
+    int jr;
     long long limit;
-    if (!PyArg_ParseTuple(args, "OOOOOiiiiiOLOOOOOOOO", &table, &rack, &lims, &idle, &later, &x->jt,
-                          &x->jtot, &x->lazy, &x->fullv, &x->dominance, &full_cap, &limit,
-                          &empty_opt, &limit_exc, &facts, &modes, &colour_cache, &colour_options,
-                          &ahead_need, &ahead_cache))
+    if (!PyArg_ParseTuple(args, "OOiiLiOOOOO", &table, &rack, &x->jt, &jr, &limit,
+                          &x->dominance, &facts, &colour_cache, &colour_options, &empty_opt,
+                          &limit_exc))
         return -1;
-    if (!PyDict_Check(colour_cache) || !PyDict_Check(ahead_cache)) {
-        PyErr_SetString(PyExc_TypeError, "the caches must be dicts");
-        return -1;
-    }
-    if (!PyObject_TypeCheck(facts, &FactsType)) {
-        PyErr_SetString(PyExc_TypeError, "facts must be a Facts");
+    if (!PyDict_Check(colour_cache)) {
+        PyErr_SetString(PyExc_TypeError, "the colour cache must be a dict");
         return -1;
     }
-    PyObject *lists[4] = {table, rack, lims, idle};
-    int *into[4] = {x->table, x->rack, x->lims, x->idle};
-    if (read_position(lists, into, 4, later, x->later) < 0) return -1;
-    i64 buf[13];
-    if (int_list(modes, 13, buf) < 0) return -1;
-    for (int n = 0; n < 13; n++) x->modes[n] = (int)buf[n];
-    if (as_u128(full_cap, &x->full_cap) < 0) return -1;
+    if (!PyObject_TypeCheck(facts, &FactsType) || !((Facts *)facts)->ms_list) {
+        PyErr_SetString(PyExc_TypeError, "facts must be a Facts with the ms_list");
+        return -1;
+    }
+    if (x->jt < 0 || jr < 0 || x->jt + jr > 15) {
+        PyErr_SetString(PyExc_ValueError, "jokers: 0 to 15 in all");
+        return -1;
+    }
+    i64 buf[52];
+    PyObject *lists[2] = {table, rack};
+    int *into[2] = {x->table, x->rack};
+    for (int a = 0; a < 2; a++) {
+        if (int_list(lists[a], 52, buf) < 0) return -1;
+        for (int i = 0; i < 52; i++) {
+            if (buf[i] < 0 || buf[i] > 63) {
+                PyErr_SetString(PyExc_ValueError, "counts: 0 to 63 a tile");
+                return -1;
+            }
+            into[a][i] = (int)buf[i];
+        }
+    }
+    x->jtot = x->jt + jr;
+    x->lazy = x->jtot > 0;
+    int full = x->jtot < 7 ? x->jtot : 7;
+    x->full_cap = (u128)full << CAP_SHIFT;
+    x->fullv = x->lazy ? full : -1;
     x->limit = limit;
     x->visits = 0;
-    PyObject *keep[4] = {colour_cache, colour_options, ahead_need, ahead_cache};
-    PyObject **held[4] = {&x->colour_cache, &x->colour_options, &x->ahead_need, &x->ahead_cache};
-    for (int i = 0; i < 4; i++) {
+    search_derive(x);
+    PyObject *keep[5] = {colour_cache, colour_options, empty_opt, limit_exc, facts};
+    PyObject **held[5] = {&x->colour_cache, &x->colour_options, &x->empty_opt, &x->limit_exc,
+                          (PyObject **)&x->facts};
+    for (int i = 0; i < 5; i++) {
         Py_INCREF(keep[i]);
         Py_XSETREF(*held[i], keep[i]);
     }
-    Py_INCREF(empty_opt);
-    Py_XSETREF(x->empty_opt, empty_opt);
-    Py_INCREF(limit_exc);
-    Py_XSETREF(x->limit_exc, limit_exc);
-    Py_INCREF(facts);
-    Py_XSETREF(x->facts, (Facts *)facts);
     return 0;
 }
 
@@ -1337,26 +1455,11 @@ found:
 }
 
 /* the jokers the open runs of multiset nm of colour c need after number
- * index n (dp's ahead_need, from its cache where it has it); -1 on error */
-static int need_ahead(Search *x, unsigned nm, int c, int n) {
-    uint32_t key = (nm << 6 | (uint32_t)c << 4 | (uint32_t)n) + 1;
-    intptr_t v0;
-    if (u32_get(&x->needs, key, &v0)) return (int)v0;
-    PyObject *pk = PyLong_FromUnsignedLong(key - 1);
-    if (!pk) return -1;
-    PyObject *v = PyDict_GetItemWithError(x->ahead_cache, pk);
-    Py_XINCREF(v);
-    Py_DECREF(pk);
-    if (!v) {
-        if (PyErr_Occurred()) return -1;
-        v = PyObject_CallFunction(x->ahead_need, "Iii", nm, c, n);
-        if (!v) return -1;
-    }
-    long need = PyLong_AsLong(v);
-    Py_DECREF(v);
-    if (need == -1 && PyErr_Occurred()) return -1;
-    if (u32_put(&x->needs, key, (intptr_t)need) < 0) return -1;
-    return (int)need;
+ * index n (dp.jokers_ahead); -1 on error */
+static inline int need_ahead(Search *x, unsigned nm, int c, int n) {
+    if (!nm) return 0;
+    uint32_t prof = ahead_profile(x->facts, nm);
+    return prof ? jokers_ahead(prof, x->avail[c], n) : -1;
 }
 
 static inline uint64_t dead_hash(u128 key, uint16_t tag) {
@@ -1454,6 +1557,10 @@ static int add_failed(Search *x, int n, u128 key, int slack) {
 /* append a step to the path (built from the last number back) */
 static int path_add(Search *x, PyObject *item) {
     if (!item) return -1;
+    if (!x->path) { /* (not asked for) */
+        Py_DECREF(item);
+        return 0;
+    }
     int rc = PyList_Append(x->path, item);
     Py_DECREF(item);
     return rc;
@@ -1522,6 +1629,7 @@ static int rec(Search *x, int n, int c, u128 key, int slack) {
                     ok = ju + surplus >= x->jt && jtot - ju - surplus <= slack;
                 }
                 if (ok) {
+                    if (!x->want_path) return 1;
                     PyObject *kk = from_u128(k2);
                     if (!kk) return -1;
                     return path_add(x, Py_BuildValue("(iiN)", gs[i], jgs[i], kk)) < 0 ? -1 : 1;
@@ -1536,6 +1644,7 @@ static int rec(Search *x, int n, int c, u128 key, int slack) {
             int r = rec(x, n + 1, 0, k2, slack);
             if (r < 0) return -1;
             if (r) {
+                if (!x->want_path) return 1;
                 PyObject *kk = from_u128(k2);
                 if (!kk) return -1;
                 return path_add(x, Py_BuildValue("(iiN)", gs[i], jgs[i], kk)) < 0 ? -1 : 1;
@@ -1553,7 +1662,7 @@ static int rec(Search *x, int n, int c, u128 key, int slack) {
         if (3 * ymax <= room) {
             int r = rec(x, n, c + 1, key, slack);
             if (r < 0) return -1;
-            if (r) return path_add(x, Py_BuildValue("(Oi)", x->empty_opt, 0)) < 0 ? -1 : 1;
+            if (r) return !x->want_path ? 1 : path_add(x, Py_BuildValue("(Oi)", x->empty_opt, 0)) < 0 ? -1 : 1;
         }
         return dead_set(x, key, n, c, slack) < 0 ? -1 : 0;
     }
@@ -1575,28 +1684,31 @@ static int rec(Search *x, int n, int c, u128 key, int slack) {
         if (x->lazy && o->nm) k2 = (k2 & ~((u128)7 << CAP_SHIFT)) | x->full_cap;
         int r = rec(x, n, c + 1, k2, s2);
         if (r < 0) return -1;
-        if (r) return path_add(x, Py_BuildValue("(OI)", o->opt, msid)) < 0 ? -1 : 1;
+        if (r) return !x->want_path ? 1 : path_add(x, Py_BuildValue("(OI)", o->opt, msid)) < 0 ? -1 : 1;
     }
     return dead_set(x, key, n, c, slack) < 0 ? -1 : 0;
 }
 
-/* run(budget) -> the path (last step first), or None */
+/* run(budget, path=True) -> the path (last step first), or None; with
+ * path false, True or None */
 static PyObject *search_run(Search *x, PyObject *args) {
-    int budget;
-    if (!PyArg_ParseTuple(args, "i", &budget)) return NULL;
-    PyObject *path = PyList_New(0);
-    if (!path) return NULL;
-    Py_XSETREF(x->path, path);
+    int budget, want = 1;
+    if (!PyArg_ParseTuple(args, "i|p", &budget, &want)) return NULL;
+    x->want_path = want;
+    Py_CLEAR(x->path);
+    if (want && !(x->path = PyList_New(0))) return NULL;
     int r = rec(x, 0, 0, 0, budget);
     if (r < 0) return NULL;
     if (!r) Py_RETURN_NONE;
+    if (!want) Py_RETURN_TRUE;
     Py_INCREF(x->path);
     return x->path;
 }
 
 static PyMethodDef search_methods[] = {
     {"run", (PyCFunction)search_run, METH_VARARGS,
-     "run(budget): the path found (last step first), or None"},
+     "run(budget, path=True): the path found (last step first), or None; without the path, "
+     "True or None"},
     {NULL, NULL, 0, NULL},
 };
 

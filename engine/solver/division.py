@@ -52,7 +52,7 @@ def divisible(counts: list[int], jokers: int) -> bool:
     key = (*counts, jokers)
     got = _DIVISIBLE.get(key)
     if got is None:
-        got = core.dp.feasible(counts, [0] * 52, jokers, 0) is not None
+        got = core.dp.divides(counts, jokers)
         if len(_DIVISIBLE) >= 64:
             _DIVISIBLE.clear()
         _DIVISIBLE[key] = got

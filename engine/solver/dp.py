@@ -646,7 +646,7 @@ def _facts() -> Any:
     per module and kernel."""
     global _FACTS
     if _FACTS is None or type(_FACTS) is not KERNEL.Facts:
-        _FACTS = KERNEL.Facts(ms_dominates, closable_at_end)
+        _FACTS = KERNEL.Facts(ms_dominates, closable_at_end, MS_LIST)
     return _FACTS
 
 
@@ -1155,23 +1155,24 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
 
     :raises SearchLimit: more than ``limit`` states visited (when given).
     """
-    search = _DepthFirst(table, rack, jt, jr, -1 if limit is None else limit)
+    path: Any
     if KERNEL:
-        # the same search in C (engine/solver/_dpk.c): the same path
-        ahead: Any = search.ahead_need
-        found = KERNEL.Search(table, rack, search.lims, search.idle,
-                              search.later, jt, search.jtot, 1 if search.lazy else 0,
-                              search.fullv, 1 if DFS_DOMINANCE else 0, search.full_cap,
-                              search.limit, _EMPTY_OPT, SearchLimit, _facts(), search.modes,
-                              _COLOUR_CACHE, colour_options, ahead, ahead.cache).run(budget)
-        if found is None:
+        # the same search in C (engine/solver/_dpk.c), which derives what
+        # _DepthFirst does from the position itself: the same path
+        path = KERNEL.Search(table, rack, jt, jr, -1 if limit is None else limit,
+                             1 if DFS_DOMINANCE else 0, _facts(), _COLOUR_CACHE, colour_options,
+                             _EMPTY_OPT, SearchLimit).run(budget)
+        if path is None:
             return None
-        search.path = found
-    elif not search.rec(0, 0, 0, budget):
-        return None
-    jtot = search.jtot
-    lazy = search.lazy
-    path = search.path
+        jtot = jt + jr
+        lazy = jtot > 0
+    else:
+        search = _DepthFirst(table, rack, jt, jr, -1 if limit is None else limit)
+        if not search.rec(0, 0, 0, budget):
+            return None
+        jtot = search.jtot
+        lazy = search.lazy
+        path = search.path
     path.reverse()
     steps = []
     i = 0
@@ -1191,6 +1192,19 @@ def feasible(table: list[int], rack: list[int], jt: int, jr: int,
     surplus = min(jtot - jused, last >> _CAP_SHIFT & 7) if lazy else 0
     score += (jused + surplus - jt) * (BIG + JOKER_VALUE)
     return Plan(score, jused + surplus, steps, surplus, lazy)
+
+
+def divides(table: list[int], jokers: int) -> bool:
+    """Whether ``table`` (52 counts) and ``jokers`` divide into melds: the
+    search of :func:`feasible` with no rack, in C without its path."""
+    if KERNEL:
+        return KERNEL.Search(table, _NO_RACK, jokers, 0, -1, 1 if DFS_DOMINANCE else 0, _facts(),
+                             _COLOUR_CACHE, colour_options, _EMPTY_OPT, SearchLimit
+                             ).run(0, False) is not None
+    return feasible(table, [0] * 52, jokers, 0) is not None
+
+
+_NO_RACK: Final = [0] * 52
 
 
 class _DepthFirst:

@@ -4,7 +4,8 @@ same plan (its steps, option for option), the same work counted, the same
 number reached when a limit gives it up - also when a pass is resumed
 after its limit with a lower budget, a higher floor and a tile cap, as
 ``core`` does; and every depth-first search finds the same witness, or
-gives up at the same limit."""
+gives up at the same limit, and every table's check (the search without
+its path) answers alike."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import weakref
 
 import pytest
 
-from engine.solver import compiled, core, dp, solve
+from engine.solver import compiled, core, division, dp, solve
 from engine.solver.positions import random_position
 from engine.tiles import STANDARD, XP
 
@@ -43,9 +44,9 @@ class _Recording:
                 self._calls.append((args, kwargs))
                 return real(*args, **kwargs)
             return ran
-        if name == "feasible":
+        if name in ("feasible", "divides"):
             def searched(*args, **kwargs):
-                self._calls.append(("feasible", args, kwargs))
+                self._calls.append((name, args, kwargs))
                 return real(*args, **kwargs)
             return searched
         return real
@@ -54,6 +55,7 @@ class _Recording:
 def _passes(monkeypatch, module, seeds):
     calls: list = []
     monkeypatch.setattr(core, "dp", _Recording(module, calls))
+    monkeypatch.setattr(division, "_DIVISIBLE", {})  # (every table checked anew)
     # the bound asked first only from three jokers (as before the simplex in
     # C made it cheap), not without jokers: more positions go through the
     # passes and searches
@@ -68,12 +70,16 @@ def _passes(monkeypatch, module, seeds):
 
 
 def _dp_passes(calls):
-    return [c for c in calls if c[0] != "feasible"
+    return [c for c in calls if c[0] not in ("feasible", "divides")
             and not c[1].get("threshold") and not (len(c[0]) > 4 and c[0][4])]
 
 
 def _searches(calls):
     return [c[1:] for c in calls if c[0] == "feasible"]
+
+
+def _table_checks(calls):
+    return [c[1] for c in calls if c[0] == "divides"]
 
 
 def _search(module, kernel, args, kwargs):
@@ -165,8 +171,52 @@ def test_every_pass_holds_the_same_states_with_the_layers_in_c(monkeypatch, impl
         assert len(searches) >= 10
         if impl == "compiled":
             assert outcomes == {True, False, "gave up"}
+        # the table's checks (the search without its path): the same answer
+        # as the search with it, in C and in Python, also for the tables
+        # with a tile taken away (most of which do not divide)
+        checks = _table_checks(calls)
+        assert len(checks) == len(seeds)
+        answers = set()
+        for table, jokers in checks:
+            for t in [table] + [[v - (i == k) for i, v in enumerate(table)]
+                                for k in range(52) if table[k]][:6]:
+                module.KERNEL = kernel
+                got = module.divides(t, jokers)
+                assert got == (module.feasible(t, [0] * 52, jokers, 0) is not None)
+                module.KERNEL = None
+                assert module.divides(t, jokers) is got
+                answers.add(got)
+        assert answers == {True, False}
     finally:
         module.KERNEL = saved
+
+
+def test_the_search_in_c_refuses_what_it_cannot_read():
+    kernel = _kernel()
+    facts = kernel.Facts(dp.ms_dominates, dp.closable_at_end, dp.MS_LIST)
+    table = [0] * 52
+    table[0:3] = [1, 1, 1]
+
+    def search(t, jt=0, jr=0, f=facts):
+        return kernel.Search(t, [0] * 52, jt, jr, -1, 1, f, dp._COLOUR_CACHE, dp.colour_options,
+                             dp._EMPTY_OPT, dp.SearchLimit)
+
+    assert search(table).run(0, False) is True
+    assert search(table).run(0) is not None
+    with pytest.raises(ValueError, match="counts"):
+        search([-1] + table[1:])
+    with pytest.raises(ValueError, match="jokers"):
+        search(table, 9, 7)
+    with pytest.raises(ValueError):
+        search(table[:51])
+    with pytest.raises(TypeError, match="ms_list"):
+        search(table, f=kernel.Facts(dp.ms_dominates, dp.closable_at_end))
+    # a multiset id the list does not hold: named, not read past the list
+    facts_short = kernel.Facts(dp.ms_dominates, dp.closable_at_end, [()])
+    runs = [0] * 52
+    runs[0:2] = [1, 1]  # R1 R2 and a joker: an open run at once
+    with pytest.raises(ValueError, match="multiset"):
+        search(runs, 1, 0, facts_short).run(0)
 
 
 def test_the_solver_answers_alike_with_and_without_the_layers_in_c():
