@@ -142,8 +142,12 @@ static int layer_offer(Layer *l, u128 key, i64 sc, int32_t parent, PyObject *opt
 /* a map of non-zero 32-bit keys to values (open addressing) */
 
 typedef struct {
-    uint32_t *keys; /* 0: empty */
-    intptr_t *vals;
+    uint32_t key; /* 0: empty */
+    intptr_t val;
+} U32Slot;
+
+typedef struct {
+    U32Slot *slots; /* a key beside its value: one cache line a probe */
     Py_ssize_t n, cap;
 } U32Map;
 
@@ -154,9 +158,10 @@ static inline uint64_t u32_slot(uint32_t key, Py_ssize_t cap) {
 /* 1 and *out set when the key is there, else 0 */
 static inline int u32_get(const U32Map *m, uint32_t key, intptr_t *out) {
     if (!m->cap) return 0;
-    for (uint64_t h = u32_slot(key, m->cap); m->keys[h]; h = (h + 1) & (uint64_t)(m->cap - 1)) {
-        if (m->keys[h] == key) {
-            *out = m->vals[h];
+    const U32Slot *t = m->slots;
+    for (uint64_t h = u32_slot(key, m->cap); t[h].key; h = (h + 1) & (uint64_t)(m->cap - 1)) {
+        if (t[h].key == key) {
+            *out = t[h].val;
             return 1;
         }
     }
@@ -167,38 +172,31 @@ static inline int u32_get(const U32Map *m, uint32_t key, intptr_t *out) {
 static int u32_put(U32Map *m, uint32_t key, intptr_t val) {
     if ((m->n + 1) * 2 > m->cap) {
         Py_ssize_t nc = m->cap ? m->cap * 2 : 256;
-        uint32_t *nk = calloc((size_t)nc, sizeof *nk);
-        intptr_t *nv = calloc((size_t)nc, sizeof *nv);
-        if (!nk || !nv) {
-            free(nk);
-            free(nv);
+        U32Slot *nt = calloc((size_t)nc, sizeof *nt);
+        if (!nt) {
             PyErr_NoMemory();
             return -1;
         }
         for (Py_ssize_t j = 0; j < m->cap; j++) {
-            if (!m->keys[j]) continue;
-            uint64_t h = u32_slot(m->keys[j], nc);
-            while (nk[h]) h = (h + 1) & (uint64_t)(nc - 1);
-            nk[h] = m->keys[j];
-            nv[h] = m->vals[j];
+            if (!m->slots[j].key) continue;
+            uint64_t h = u32_slot(m->slots[j].key, nc);
+            while (nt[h].key) h = (h + 1) & (uint64_t)(nc - 1);
+            nt[h] = m->slots[j];
         }
-        free(m->keys);
-        free(m->vals);
-        m->keys = nk;
-        m->vals = nv;
+        free(m->slots);
+        m->slots = nt;
         m->cap = nc;
     }
     uint64_t h = u32_slot(key, m->cap);
-    while (m->keys[h]) h = (h + 1) & (uint64_t)(m->cap - 1);
-    m->keys[h] = key;
-    m->vals[h] = val;
+    while (m->slots[h].key) h = (h + 1) & (uint64_t)(m->cap - 1);
+    m->slots[h].key = key;
+    m->slots[h].val = val;
     m->n++;
     return 0;
 }
 
 static void u32_free(U32Map *m) {
-    free(m->keys);
-    free(m->vals);
+    free(m->slots);
     memset(m, 0, sizeof *m);
 }
 
@@ -226,7 +224,7 @@ typedef struct {
 
 static void facts_clear_colours(Facts *f) {
     for (Py_ssize_t i = 0; i < f->colours.cap; i++)
-        if (f->colours.keys[i]) conv_release((struct Conv *)f->colours.vals[i]);
+        if (f->colours.slots[i].key) conv_release((struct Conv *)f->colours.slots[i].val);
     u32_free(&f->colours);
 }
 
@@ -381,12 +379,11 @@ typedef struct Conv {
     Py_ssize_t refs;
     int n, kind;
     PyObject *src;
-    Opt *o;
+    Opt o[]; /* (in the same block: the list follows its header) */
 } Conv;
 
 static void conv_release(Conv *cv) {
     if (--cv->refs) return;
-    free(cv->o);
     Py_DECREF(cv->src);
     free(cv);
 }
@@ -421,14 +418,12 @@ static Conv *convert_list(PyObject *tup, int kind) {
         return NULL;
     }
     Py_ssize_t n = PyTuple_GET_SIZE(tup);
-    Conv *cv = calloc(1, sizeof *cv);
-    Opt *o = calloc((size_t)(n ? n : 1), sizeof *o);
-    if (!cv || !o) {
-        free(cv);
-        free(o);
+    Conv *cv = calloc(1, sizeof *cv + (size_t)(n ? n : 1) * sizeof(Opt));
+    if (!cv) {
         PyErr_NoMemory();
         return NULL;
     }
+    Opt *o = cv->o;
     for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *t = PyTuple_GET_ITEM(tup, i);
         if (!PyTuple_Check(t) || PyTuple_GET_SIZE(t) != kind) {
@@ -450,7 +445,6 @@ static Conv *convert_list(PyObject *tup, int kind) {
     }
     if (PyErr_Occurred()) {
         free(cv);
-        free(o);
         return NULL;
     }
     Py_INCREF(tup);
@@ -458,7 +452,6 @@ static Conv *convert_list(PyObject *tup, int kind) {
     cv->n = (int)n;
     cv->kind = kind;
     cv->src = tup;
-    cv->o = o;
     return cv;
 }
 
@@ -523,7 +516,7 @@ static Conv *conv_get(PyObject *tup, int kind) {
 /* per pass or search: (slot, lk) -> the list (Conv *, counted) */
 static void optcache_free(U32Map *c) {
     for (Py_ssize_t i = 0; i < c->cap; i++)
-        if (c->keys[i]) conv_release((Conv *)c->vals[i]);
+        if (c->slots[i].key) conv_release((Conv *)c->slots[i].val);
     u32_free(c);
 }
 
