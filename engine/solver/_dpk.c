@@ -1343,14 +1343,11 @@ static void search_derive(Search *x) {
                      (x->modes[i % 13] == M_LAZY || !jtot || !(x->lims[i] & 2));
 }
 
-static int search_init(Search *x, PyObject *args, PyObject *kw) {
-    PyObject *table, *rack, *empty_opt, *limit_exc, *facts, *colour_cache, *colour_options;
-    int jr;
-    long long limit;
-    if (!PyArg_ParseTuple(args, "OOiiLiOOOOO", &table, &rack, &x->jt, &jr, &limit,
-                          &x->dominance, &facts, &colour_cache, &colour_options, &empty_opt,
-                          &limit_exc))
-        return -1;
+/* a search of table + rack (52 counts each) with jt + jr jokers; -1 with
+ * an exception set */
+static int search_fill(Search *x, const int *table, const int *rack, int jt, int jr, long long limit,
+                       int dominance, PyObject *facts, PyObject *colour_cache,
+                       PyObject *colour_options, PyObject *empty_opt, PyObject *limit_exc) {
     if (!PyDict_Check(colour_cache)) {
         PyErr_SetString(PyExc_TypeError, "the colour cache must be a dict");
         return -1;
@@ -1359,24 +1356,21 @@ static int search_init(Search *x, PyObject *args, PyObject *kw) {
         PyErr_SetString(PyExc_TypeError, "facts must be a Facts with the ms_list");
         return -1;
     }
-    if (x->jt < 0 || jr < 0 || x->jt + jr > 15) {
+    if (jt < 0 || jr < 0 || jt + jr > 15) {
         PyErr_SetString(PyExc_ValueError, "jokers: 0 to 15 in all");
         return -1;
     }
-    i64 buf[52];
-    PyObject *lists[2] = {table, rack};
-    int *into[2] = {x->table, x->rack};
-    for (int a = 0; a < 2; a++) {
-        if (int_list(lists[a], 52, buf) < 0) return -1;
-        for (int i = 0; i < 52; i++) {
-            if (buf[i] < 0 || buf[i] > 63) {
-                PyErr_SetString(PyExc_ValueError, "counts: 0 to 63 a tile");
-                return -1;
-            }
-            into[a][i] = (int)buf[i];
+    for (int i = 0; i < 52; i++) {
+        if (table[i] < 0 || table[i] > 63 || rack[i] < 0 || rack[i] > 63) {
+            PyErr_SetString(PyExc_ValueError, "counts: 0 to 63 a tile");
+            return -1;
         }
+        x->table[i] = table[i];
+        x->rack[i] = rack[i];
     }
-    x->jtot = x->jt + jr;
+    x->jt = jt;
+    x->dominance = dominance;
+    x->jtot = jt + jr;
     x->lazy = x->jtot > 0;
     int full = x->jtot < 7 ? x->jtot : 7;
     x->full_cap = (u128)full << CAP_SHIFT;
@@ -1392,6 +1386,30 @@ static int search_init(Search *x, PyObject *args, PyObject *kw) {
         Py_XSETREF(*held[i], keep[i]);
     }
     return 0;
+}
+
+static int search_init(Search *x, PyObject *args, PyObject *kw) {
+    PyObject *table, *rack, *empty_opt, *limit_exc, *facts, *colour_cache, *colour_options;
+    int jt, jr, dominance;
+    long long limit;
+    if (!PyArg_ParseTuple(args, "OOiiLiOOOOO", &table, &rack, &jt, &jr, &limit, &dominance, &facts,
+                          &colour_cache, &colour_options, &empty_opt, &limit_exc))
+        return -1;
+    i64 buf[52];
+    int counts[2][52];
+    PyObject *lists[2] = {table, rack};
+    for (int a = 0; a < 2; a++) {
+        if (int_list(lists[a], 52, buf) < 0) return -1;
+        for (int i = 0; i < 52; i++) {
+            if (buf[i] < 0 || buf[i] > 63) {
+                PyErr_SetString(PyExc_ValueError, "counts: 0 to 63 a tile");
+                return -1;
+            }
+            counts[a][i] = (int)buf[i];
+        }
+    }
+    return search_fill(x, counts[0], counts[1], jt, jr, limit, dominance, facts, colour_cache,
+                       colour_options, empty_opt, limit_exc);
 }
 
 /* colour_options(msid, a, b, jleft, mode, lim) as rec takes them: from
@@ -1717,8 +1735,141 @@ static PyTypeObject SearchType = {
     .tp_doc = "the depth-first search of dp.feasible",
 };
 
+/* ------------------------------------------------------------------ */
+/* a solve's first steps on the position, at once (engine.solver.api's
+ * solve with the table as a multiset, as core does them one by one): the
+ * tile codes counted and checked against the set, the table's check,
+ * the rack tiles no meld can use dropped (core.useful_rack) and the
+ * position oriented (core.oriented: the colours renamed by their tiles,
+ * fewest first, and the numbers reversed when the candidates lie high) */
+
+/* core.useful_rack, in place on cand: repeated until nothing drops */
+static void useful_rack(const int *table, int *cand, int jokers) {
+    if (jokers >= 2) return; /* two jokers make a meld of any tile */
+    for (;;) {
+        int have[52], present[13], changed = 0;
+        for (int i = 0; i < 52; i++) have[i] = table[i] || cand[i];
+        for (int n = 0; n < 13; n++) present[n] = have[n] + have[13 + n] + have[26 + n] + have[39 + n];
+        for (int i = 0; i < 52; i++) {
+            if (!cand[i]) continue;
+            int n = i % 13, lo = i - n, ok = 0;
+            if (present[n] - have[i] + jokers >= 2) continue; /* a group of its number */
+            for (int st = n - 2 > 0 ? n - 2 : 0; st <= (n < 10 ? n : 10) && !ok; st++)
+                ok = 3 - have[lo + st] - have[lo + st + 1] - have[lo + st + 2] <= jokers;
+            if (!ok) {
+                cand[i] = 0;
+                changed = 1;
+            }
+        }
+        if (!changed) return;
+    }
+}
+
+static PyObject *counts_list(const int *v, int n, int step, int reversed) {
+    /* v's four colour blocks of 13 in the order given by step (a colour
+     * order), each reversed when asked */
+    PyObject *out = PyList_New(n);
+    if (!out) return NULL;
+    for (int i = 0; i < n; i++) {
+        int c = i / 13, k = i % 13;
+        int src = ((step >> (2 * c)) & 3) * 13 + (reversed ? 12 - k : k);
+        PyList_SET_ITEM(out, i, PyLong_FromLong(v[src]));
+    }
+    return out;
+}
+
+static int read_codes(PyObject *lst, int *counts) {
+    /* 1: counted; 0: not a list of codes 0..52 (left to the caller's checks) */
+    if (!PyList_Check(lst)) return 0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lst); i++) {
+        PyObject *t = PyList_GET_ITEM(lst, i);
+        if (!PyLong_Check(t)) return 0;
+        long v = PyLong_AsLong(t);
+        if (v < 0 || v > 52) {
+            PyErr_Clear();
+            return 0;
+        }
+        counts[v]++;
+    }
+    return 1;
+}
+
+/* prelude(table, rack, copies, jokers, mirror, small_table, facts, colour_cache,
+ * colour_options, empty_opt, limit_exc, dominance) -> None (codes, or copies
+ * past the set's: the caller's checks name them), False (the table does not
+ * divide), or (jt, jr, table, candidates, order, mirrored): the position as
+ * solved (52 counts each) and the colour order (a list of 4) */
+static PyObject *kernel_prelude(PyObject *self, PyObject *args) {
+    PyObject *table_o, *rack_o, *facts, *colour_cache, *colour_options, *empty_opt, *limit_exc;
+    int copies, jokers, mirror, small_table, dominance;
+    if (!PyArg_ParseTuple(args, "OOiiiiOOOOOi", &table_o, &rack_o, &copies, &jokers, &mirror,
+                          &small_table, &facts, &colour_cache, &colour_options, &empty_opt,
+                          &limit_exc, &dominance))
+        return NULL;
+    int tall[53] = {0}, rall[53] = {0};
+    if (!read_codes(table_o, tall) || !read_codes(rack_o, rall)) Py_RETURN_NONE;
+    if (tall[52] + rall[52] > jokers) Py_RETURN_NONE;
+    int on_table = tall[52];
+    for (int i = 0; i < 52; i++) {
+        if (tall[i] + rall[i] > copies) Py_RETURN_NONE;
+        on_table += tall[i];
+    }
+    int jt = tall[52], jr = rall[52];
+    if (on_table) {
+        Search *x = (Search *)SearchType.tp_alloc(&SearchType, 0);
+        if (!x) return NULL;
+        int zero[52] = {0}, r = -1;
+        if (search_fill(x, tall, zero, jt, 0, -1, dominance, facts, colour_cache, colour_options,
+                        empty_opt, limit_exc) == 0) {
+            x->want_path = 0;
+            r = rec(x, 0, 0, 0, 0);
+        }
+        Py_DECREF(x);
+        if (r < 0) return NULL;
+        if (!r) Py_RETURN_FALSE;
+    }
+    int cand[52];
+    memcpy(cand, rall, sizeof cand);
+    useful_rack(tall, cand, jt + jr);
+    /* the colours by their tiles (table and candidates), fewest first, a
+     * stable sort as Python's */
+    int tot[4], order[4] = {0, 1, 2, 3};
+    for (int c = 0; c < 4; c++) {
+        tot[c] = 0;
+        for (int k = 0; k < 13; k++) tot[c] += tall[c * 13 + k] + cand[c * 13 + k];
+    }
+    for (int a = 1; a < 4; a++)
+        for (int b = a; b > 0 && tot[order[b]] < tot[order[b - 1]]; b--) {
+            int t = order[b]; order[b] = order[b - 1]; order[b - 1] = t;
+        }
+    int step = order[0] | order[1] << 2 | order[2] << 4 | order[3] << 6;
+    int side = 0, placed = jt;
+    for (int c = 0; c < 4; c++)
+        for (int k = 0; k < 13; k++) {
+            side += cand[order[c] * 13 + k] * (k - 6);
+            placed += tall[c * 13 + k];
+        }
+    int mirrored = mirror && placed >= small_table && side > 0;
+    PyObject *tp = counts_list(tall, 52, step, mirrored);
+    PyObject *cp = tp ? counts_list(cand, 52, step, mirrored) : NULL;
+    if (!cp) {
+        Py_XDECREF(tp);
+        return NULL;
+    }
+    return Py_BuildValue("(iiNN[iiii]O)", jt, jr, tp, cp, order[0], order[1], order[2], order[3],
+                         mirrored ? Py_True : Py_False);
+}
+
+static PyMethodDef module_methods[] = {
+    {"prelude", kernel_prelude, METH_VARARGS,
+     "prelude(table, rack, copies, jokers, mirror, small_table, facts, colour_cache, "
+     "colour_options, empty_opt, limit_exc, dominance): a solve's first steps on the position"},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_dpk", "The programme's layers in C (see engine/solver/dp.py).", -1, NULL,
+    PyModuleDef_HEAD_INIT, "_dpk", "The programme's layers in C (see engine/solver/dp.py).", -1,
+    module_methods,
 };
 
 PyMODINIT_FUNC PyInit__dpk(void) {

@@ -171,6 +171,19 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
         raise SolverError("the solver reads runs with 1 low only (one_in_runs='low')")
     tab = read_tiles(table, "table")
     rk = read_tiles(rack, "rack")
+    if core.PRELUDE and table_melds is None and initial_meld_done and not explicit and \
+            not fewest_moves:
+        # the table as a multiset: the first steps in C at once (None: the
+        # kernel is not there, or a check below is to name what is wrong)
+        got = core.dp.prelude(tab, rk, ts.copies, ts.jokers, core.MIRROR, core.SMALL_TABLE)
+        if got is False:
+            raise SolverError("the table cannot be divided into valid melds")
+        if got is not None:
+            jt, jr, tp, cp, order, mirrored = got
+            plan = core.best_plan(tp, cp, jt, jr,
+                                  weights=core.oriented_weights(weights, order, mirrored))
+            melds, used = core.build_melds(plan, order, mirrored)
+            return _solution(used, plan.jokers_used - jt, melds, None)
     tall = rall = None
     if core.LEAN:
         # the counts read once (the check of copies and the solve)

@@ -400,6 +400,11 @@ def best_plan(table: list[int], rack: list[int], jt: int, jr: int,
 # oriented by slices (see oriented), sums by map (0: as before)
 LEAN = 1
 
+# with the table as a multiset, a solve's first steps on the position (the
+# counts and the check of copies, the table's check, useful_rack and
+# oriented) in C at once (dp.prelude; 0: one by one)
+PRELUDE = 1
+
 
 def _relaxation(table: list[int], rack: list[int], jt: int, jr: int,
                 weights: list[int] | None, cap: int | None = None) -> float | None:
@@ -799,15 +804,19 @@ def oriented(table: list[int], rack: list[int], jt: int, weights: list[int] | No
         cp = r[a][::-1] + r[b][::-1] + r[c][::-1] + r[d][::-1]
     else:
         tp = t[a] + t[b] + t[c] + t[d]
-    wp = None
+    return tp, cp, oriented_weights(weights, order, mirrored), order, mirrored
+
+
+def oriented_weights(weights: list[int] | None, order: list[int], mirrored: bool
+                     ) -> list[int] | None:
+    """The weights of a position oriented by ``order`` and ``mirrored`` (see
+    :func:`oriented`); ``None`` (face values) stays ``None`` unless reversed."""
     if weights is not None:
+        a, b, c, d = order
         wp = weights[a * 13:a * 13 + 13] + weights[b * 13:b * 13 + 13] + \
             weights[c * 13:c * 13 + 13] + weights[d * 13:d * 13 + 13] + list(weights[52:])
-        if mirrored:
-            wp = mirror(wp)
-    elif mirrored:
-        wp = MIRRORED_VALUES
-    return tp, cp, wp, order, mirrored
+        return mirror(wp) if mirrored else wp
+    return MIRRORED_VALUES if mirrored else None
 
 
 def oriented_by_steps(table: list[int], rack: list[int], jt: int, weights: list[int] | None

@@ -1207,6 +1207,23 @@ def divides(table: list[int], jokers: int) -> bool:
 _NO_RACK: Final = [0] * 52
 
 
+def prelude(table: list[int], rack: list[int], copies: int, jokers: int, mirror: bool,
+            small_table: int) -> Any:
+    """A solve's first steps on a position given as tile codes, in C at
+    once (``engine.solver.api.solve``; the kernel's ``prelude``): ``None``
+    when the kernel is not there or leaves the position to the steps one
+    by one (a code, or more copies than ``copies`` a tile and ``jokers``
+    jokers: their checks name it); ``False`` when the table does not
+    divide; else ``(jt, jr, table, candidates, order, mirrored)``, as
+    :func:`engine.solver.core.useful_rack` and
+    :func:`engine.solver.core.oriented` give them."""
+    if not KERNEL:
+        return None
+    return KERNEL.prelude(table, rack, copies, jokers, 1 if mirror else 0, small_table, _facts(),
+                          _COLOUR_CACHE, colour_options, _EMPTY_OPT, SearchLimit,
+                          1 if DFS_DOMINANCE else 0)
+
+
 class _DepthFirst:
     """The search of :func:`feasible` (its steps are methods, which the
     compiled build calls directly)."""

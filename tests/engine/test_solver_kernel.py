@@ -16,7 +16,7 @@ import pytest
 
 from engine.solver import compiled, core, division, dp, solve
 from engine.solver.positions import random_position
-from engine.tiles import STANDARD, XP
+from engine.tiles import STANDARD, XP, counts_of
 
 from .solver_builds import required
 
@@ -56,6 +56,7 @@ def _passes(monkeypatch, module, seeds):
     calls: list = []
     monkeypatch.setattr(core, "dp", _Recording(module, calls))
     monkeypatch.setattr(division, "_DIVISIBLE", {})  # (every table checked anew)
+    monkeypatch.setattr(core, "PRELUDE", 0)  # (the table's check by dp.divides)
     # the bound asked first only from three jokers (as before the simplex in
     # C made it cheap), not without jokers: more positions go through the
     # passes and searches
@@ -217,6 +218,49 @@ def test_the_search_in_c_refuses_what_it_cannot_read():
     runs[0:2] = [1, 1]  # R1 R2 and a joker: an open run at once
     with pytest.raises(ValueError, match="multiset"):
         search(runs, 1, 0, facts_short).run(0)
+
+
+def test_a_solves_first_steps_in_c_are_the_steps_one_by_one(monkeypatch):
+    """``dp.prelude`` (the counts, the check of copies, the table's check,
+    ``useful_rack`` and ``oriented`` at once) gives what the steps give one
+    by one, on positions with and without jokers, on tables that divide
+    and that do not; the positions it leaves to the checks are those with
+    more copies than the set has; and a solve answers alike with it and
+    without."""
+    _kernel()
+    assert core.dp.KERNEL is not None  # (the build the solver runs with)
+    seen = {"divides": 0, "not": 0, "mirrored": 0, "dropped": 0}
+    for name, ts, size, rack in SEEDS + [(f"prelude-{i}", STANDARD, 30, 6) for i in range(12)]:
+        table, r = random_position(name + "-prelude", ts, size, rack)
+        for t in (table, table[1:], table[2:]):
+            got = core.dp.prelude(t, r, ts.copies, ts.jokers, core.MIRROR, core.SMALL_TABLE)
+            tc, rc = counts_of(t), counts_of(r)
+            if not division.divisible(tc[:52], tc[52]):
+                assert got is False
+                seen["not"] += 1
+                continue
+            jt, jr = tc[52], rc[52]
+            cand = core.useful_rack(tc[:52], rc[:52], jt + jr)
+            tp, cp, wp, order, mirrored = core.oriented(tc[:52], cand, jt, None)
+            assert got == (jt, jr, tp, cp, order, mirrored)
+            seen["divides"] += 1
+            seen["mirrored"] += mirrored
+            seen["dropped"] += cand != rc[:52]
+            for prelude in (1, 0):
+                monkeypatch.setattr(core, "PRELUDE", prelude)
+                s = solve(t, r, tileset=ts)
+                weights = list(range(100, 153))
+                w = solve(t, r, tileset=ts, weights=weights)
+                if prelude:
+                    first = (s, w)
+            assert (s, w) == first
+    assert min(seen.values()) > 0, seen
+    # more copies than the set has: left to the check that names the tile
+    assert core.dp.prelude([0, 0, 0], [], 2, 2, True, 15) is None
+    assert core.dp.prelude([52, 52], [52], 2, 2, True, 15) is None
+    assert core.dp.prelude([0, 1, 2], [53], 2, 2, True, 15) is None
+    assert core.dp.prelude([0, 1, 2], [], 2, 2, True, 15) == (0, 0, *core.oriented(
+        counts_of([0, 1, 2])[:52], [0] * 52, 0, None)[:2], [1, 2, 3, 0], False)
 
 
 def test_the_solver_answers_alike_with_and_without_the_layers_in_c():
