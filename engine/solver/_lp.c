@@ -841,14 +841,24 @@ static int warm(LP *lp, PyObject *start_o, unsigned long long digest, int cap) {
 
 /* The Lagrangian bound of the current basis's prices under the true costs
  * (maximised) and the columns' present bounds: valid for any prices */
+/* the prices under the true costs: pi = -c_B B^-1, row by row of B^-1 over
+ * the basic columns that cost (most hold a shape or a joker standing in,
+ * at cost 0: their rows add nothing), each price summed in row order */
+static void true_prices(const LP *lp, double *pi) {
+    int m = lp->m;
+    memset(pi, 0, sizeof(double) * m);
+    for (int i = 0; i < m; i++) {
+        double c = lp->ctrue[lp->head[i]];
+        if (c == 0.0) continue;
+        const double *bi = lp->Binv[i];
+        for (int k = 0; k < m; k++) pi[k] -= c * bi[k];
+    }
+}
+
 static double lagrangian(const LP *lp) {
     int m = lp->m;
     double pi[M];
-    for (int k = 0; k < m; k++) {
-        double s = 0.0;
-        for (int i = 0; i < m; i++) s -= lp->ctrue[lp->head[i]] * lp->Binv[i][k];
-        pi[k] = s;
-    }
+    true_prices(lp, pi);
     double bound = 0.0;
     for (int i = 0; i < m; i++) bound += lp->b[i] * pi[i];
     for (int k = 0; k < lp->nact; k++) {
@@ -970,6 +980,9 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
 #ifndef BB_FIX
 #define BB_FIX 1   /* reduced-cost fixing at each node */
 #endif
+#ifndef BB_KEEP
+#define BB_KEEP 1  /* a child starts from its parent's point and reduced costs as they are (0: recomputed) */
+#endif
 
 typedef struct {
     LP *lp;
@@ -1034,13 +1047,9 @@ static int branch_column(const LP *lp) {
  * in this subtree moves it, so it is fixed where it is (its old bounds
  * kept in ``was``, the columns in ``cols``): the count fixed. */
 static int fix_by_reduced_cost(LP *lp, double bound, double floor_, int *cols, double (*was)[2]) {
-    int m = lp->m, n = 0;
+    int n = 0;
     double pi[M];
-    for (int k = 0; k < m; k++) {
-        double s = 0.0;
-        for (int i = 0; i < m; i++) s -= lp->ctrue[lp->head[i]] * lp->Binv[i][k];
-        pi[k] = s;
-    }
+    true_prices(lp, pi);
     double gap = bound - floor_ + BB_SLACK;
     for (int k = 0; k < lp->nact; k++) {
         int j = lp->act[k];
@@ -1091,11 +1100,13 @@ static void bb_node(BB *s, int depth) {
         return;
     }
     if (depth >= BB_DEPTH) { s->status = 2; return; }
-    /* the parent's basis, to start its second child from */
+    /* the parent's basis with its point, reduced costs and weights, to
+     * start its second child from */
     int m = lp->m;
-    size_t bsz = sizeof(double) * (size_t)m * m;
+    size_t bsz = sizeof(double) * ((size_t)m * m + 2 * NTOT + M);
     double *binv = PyMem_Malloc(bsz + sizeof(int) * (M + NTOT) + (sizeof(int) + sizeof(double[2])) * NSTRUCT);
     if (!binv) { PyErr_NoMemory(); s->status = 3; return; }
+    double *xs = binv + (size_t)m * m, *ds = xs + NTOT, *ws = ds + NTOT;
     double (*was)[2] = (double (*)[2])((char *)binv + bsz + sizeof(int) * (M + NTOT));
     int *fixed = (int *)(was + NSTRUCT);
     int nfixed = BB_FIX ? fix_by_reduced_cost(lp, bound, s->floor, fixed, was) : 0;
@@ -1103,20 +1114,31 @@ static void bb_node(BB *s, int depth) {
     for (int i = 0; i < m; i++) memcpy(binv + (size_t)i * m, lp->Binv[i], sizeof(double) * m);
     memcpy(head, lp->head, sizeof(int) * m);
     memcpy(state, lp->state, sizeof(int) * NTOT);
+    memcpy(xs, lp->x, sizeof(double) * NTOT);
+    memcpy(ds, lp->d, sizeof(double) * NTOT);
+    memcpy(ws, lp->w, sizeof(double) * m);
     double v = lp->x[j], lo0 = lp->lo[j], up0 = lp->up[j];
     for (int side = 0; side < 2 && !s->status; side++) {
         if (s->nodes >= s->limit) { s->status = 1; break; }
+        /* j is basic: a bound of it changed leaves B^-1, the point, the
+         * prices and the weights as they are, the point infeasible in j's
+         * row only, which the dual simplex repairs (no recompute) */
         if (side) {
             for (int i = 0; i < m; i++) memcpy(lp->Binv[i], binv + (size_t)i * m, sizeof(double) * m);
             memcpy(lp->head, head, sizeof(int) * m);
             memcpy(lp->state, state, sizeof(int) * NTOT);
+            memcpy(lp->x, xs, sizeof(double) * NTOT);
+            memcpy(lp->d, ds, sizeof(double) * NTOT);
+            memcpy(lp->w, ws, sizeof(double) * m);
             lp->lo[j] = lo0;
             lp->up[j] = floor(v);
         } else {
             lp->lo[j] = ceil(v);
         }
-        nonbasic_at_bounds(lp);
-        recompute(lp);
+        if (!BB_KEEP) {
+            nonbasic_at_bounds(lp);
+            recompute(lp);
+        }
         lp->iter_cap = lp->iters + MAX_ITER;
         s->nodes++;
         int st = dual_simplex(lp);
