@@ -483,6 +483,25 @@ def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
 _FACE = [i % 13 + 1 for i in range(52)]  # the numbered tiles' face values
 
 
+_BACK: dict[int, list[int]] = {}  # per orientation: the slot codes back in the original
+
+
+def _back_slots(order: list[int], mirrored: bool) -> list[int]:
+    """Per slot code of the solved position (engine.melds's: a tile, 52 for
+    no slot, a run's joker where it stands, a group's joker of a number),
+    the slot code in the original position (colours renamed by ``order``,
+    numbers reversed when ``mirrored``)."""
+    key = order[0] | order[1] << 2 | order[2] << 4 | order[3] << 6 | mirrored << 8
+    back = _BACK.get(key)
+    if back is None:
+        back = [order[k] * 13 + (12 - n if mirrored else n) for k in range(4) for n in range(13)]
+        # (52 stands for no slot) a run's joker, where it stands; a group's
+        back += [52] + [RUN_JOKER + x for x in back]
+        back += [GROUP_JOKER + (12 - n if mirrored else n) for n in range(13)]
+        _BACK[key] = back
+    return back
+
+
 class LaidPlan:
     """A plan given as its melds (the linear relaxation's integral optimum,
     :func:`engine.solver.bound.last_layout`) rather than as the programme's
@@ -503,10 +522,7 @@ class LaidPlan:
     def lay_out(self, order: list[int], mirrored: bool) -> tuple[list[tuple], list[int]]:
         """As :func:`engine.solver.dp.lay_out`: the melds and the rack tiles
         placed in the original position."""
-        back = [order[k] * 13 + (12 - n if mirrored else n) for k in range(4) for n in range(13)]
-        # (52 stands for no slot) a run's joker, where it stands; a group's
-        back += [52] + [RUN_JOKER + x for x in back]
-        back += [GROUP_JOKER + (12 - n if mirrored else n) for n in range(13)]
+        back = _back_slots(order, mirrored)
         melds = []
         for m in self.melds:
             slots = [back[s] for s in m]
