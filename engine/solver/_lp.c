@@ -46,6 +46,9 @@
 #define NTOT (NSTRUCT + M)  /* then a logical column per row */
 #define BIG 65536.0
 #define REFACTOR 100
+#ifndef HOLD
+#define HOLD 1        /* the last uncapped optimum kept for the call starting from its basis */
+#endif
 #define MAX_ITER 3000
 #define PTOL 1e-9     /* primal feasibility */
 #define PIVTOL 1e-9   /* smallest |alpha| that may pivot */
@@ -142,6 +145,10 @@ typedef struct {
     int clock;          /* the pivot rows computed: a column's stamp is the last that touched it */
     int bad_row;        /* the row that proved no point fits (status 1) */
     int empty[52];      /* tiles with no copy there (substituted out) */
+    /* the inputs it was set up from, and the digest of its programme */
+    int in_table[52], in_rack[52], in_jt, in_jr;
+    double in_value[53];
+    unsigned long long digest;
 } LP;
 
 /* An optimal basis of the programme without the cap, for the capped call
@@ -792,6 +799,114 @@ static LP *prepare(PyObject *table_o, PyObject *rack_o, int jt, int jr, PyObject
         *none = 1;
         return NULL;
     }
+    memcpy(lp->in_table, table, sizeof lp->in_table);
+    memcpy(lp->in_rack, rack, sizeof lp->in_rack);
+    memcpy(lp->in_value, value, sizeof lp->in_value);
+    lp->in_jt = jt;
+    lp->in_jr = jr;
+    lp->digest = programme_digest(lp, lp->up);
+    return lp;
+}
+
+/* The last uncapped optimum solve() reached, kept as it stands (its
+ * basis, point, reduced costs and weights) for the call that next starts
+ * from its basis (the bytes it returned, by their digest) on the same
+ * inputs: a capped solve or a branch and bound takes it over, the cap's
+ * row added in place, with no setup and no basis to install. Any other
+ * call sets up its programme and installs the basis from the bytes, as
+ * before: the same numbers either way. */
+static LP *held;
+
+static void hold(LP *lp) {
+    if (held) PyMem_Free(held);
+    held = lp;
+}
+
+/* the cap's row (at most cap tiles played, jokers included) added to an
+ * optimal basis in place, as warm() adds it: its logical basic,
+ * B^-1 = [[B0^-1, 0], [-r B0^-1, 1]] */
+static void add_cap(LP *lp, int cap) {
+    int m = lp->m, e = lp->rc_beg[m];
+    lp->row_of[CAPROW] = m;
+    lp->b[m] = cap;
+    for (int k = 0; k < lp->nact; k++) {
+        int j = lp->act[k];
+        if (!((j >= NSHAPE && j < NSHAPE + 52) || j == NSHAPE + 104)) continue;
+        lp->crow[j][lp->cn[j]] = m;
+        lp->cv[j][lp->cn[j]++] = 1.0;
+        lp->rc_j[e] = j;
+        lp->rc_v[e++] = 1.0;
+    }
+    int sl = NSTRUCT + CAPROW;
+    lp->lo[sl] = 0.0;
+    lp->up[sl] = cap;
+    lp->c[sl] = lp->ctrue[sl] = 0.0;
+    lp->x[sl] = 0.0;
+    lp->cn[sl] = 1;
+    lp->crow[sl][0] = m;
+    lp->cv[sl][0] = 1.0;
+    lp->rc_j[e] = sl;
+    lp->rc_v[e++] = 1.0;
+    lp->rc_beg[m + 1] = e;
+    lp->act[lp->nact++] = sl;
+    lp->state[sl] = BASIC;
+    lp->stamp[sl] = -1;
+    double r[M];
+    for (int i = 0; i < m; i++) {
+        int j = lp->head[i];
+        r[i] = (j >= NSHAPE && j < NSHAPE + 52) || j == NSHAPE + 104 ? 1.0 : 0.0;
+        lp->Binv[i][m] = 0.0;
+    }
+    for (int c = 0; c < m; c++) {
+        double v = 0.0;
+        for (int i = 0; i < m; i++) v -= r[i] * lp->Binv[i][c];
+        lp->Binv[m][c] = v;
+    }
+    lp->Binv[m][m] = 1.0;
+    lp->head[m] = sl;
+    lp->m = m + 1;
+}
+
+/* the held optimum when start is its basis and the inputs are its own
+ * (taken: held is emptied), the cap's row added when cap >= 0; else NULL */
+static LP *take_held(PyObject *start_o, const int *table, const int *rack, int jt, int jr,
+                     const double *value, int cap) {
+    if (!held || !PyBytes_Check(start_o) || PyBytes_GET_SIZE(start_o) < (Py_ssize_t)sizeof(Basis))
+        return NULL;
+    const Basis *bs = (const Basis *)PyBytes_AS_STRING(start_o);
+    LP *lp = held;
+    if (bs->digest != lp->digest || bs->m != lp->m || jt != lp->in_jt || jr != lp->in_jr ||
+            memcmp(table, lp->in_table, sizeof lp->in_table) ||
+            memcmp(rack, lp->in_rack, sizeof lp->in_rack) ||
+            memcmp(value, lp->in_value, sizeof lp->in_value))
+        return NULL;
+    held = NULL;
+    if (cap >= 0) add_cap(lp, cap);
+    recompute(lp);
+    lp->since = 0;
+    lp->iters = 0;  /* (the pivots counted are this call's, as set up afresh) */
+    lp->iter_cap = MAX_ITER;
+    return lp;
+}
+
+static int warm(LP *lp, PyObject *start_o, unsigned long long digest, int cap);
+
+/* the programme of the inputs, from the held optimum when start is its
+ * basis, else set up afresh and started from start's basis when given
+ * (with_start: always; else only with a cap); NULL as prepare() */
+static LP *programme(PyObject *table_o, PyObject *rack_o, int jt, int jr, PyObject *weights_o, int cap,
+                     PyObject *start_o, int with_start, int *table, int *rack, double *value,
+                     int *none) {
+    *none = 0;
+    int use = start_o != Py_None && (with_start || cap >= 0);
+    if (use && HOLD) {
+        if (!read_inputs(table_o, rack_o, jt, jr, weights_o, cap, start_o, table, rack, value))
+            return NULL;
+        LP *lp = take_held(start_o, table, rack, jt, jr, value, cap);
+        if (lp) return lp;
+    }
+    LP *lp = prepare(table_o, rack_o, jt, jr, weights_o, cap, start_o, table, rack, value, none);
+    if (lp && use) warm(lp, start_o, lp->digest, cap);
     return lp;
 }
 
@@ -895,13 +1010,12 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
         return NULL;
     int table[52], rack[52], none;
     double value[53];
-    LP *lp = prepare(table_o, rack_o, jt, jr, weights_o, cap, start_o, table, rack, value, &none);
+    LP *lp = programme(table_o, rack_o, jt, jr, weights_o, cap, start_o, 0, table, rack, value, &none);
     if (!lp) return none ? Py_NewRef(Py_None) : NULL;
     PyObject *result = NULL;
-    int m = lp->m;
-    unsigned long long digest = programme_digest(lp, lp->up);
-    if (start_o != Py_None && cap >= 0) warm(lp, start_o, digest, cap);
+    unsigned long long digest = lp->digest;
     int status = dual_simplex(lp);
+    int m = lp->m;
     if (status != 0) {
         PyMem_Free(lp);
         Py_RETURN_NONE;
@@ -955,7 +1069,8 @@ static PyObject *lp_solve(PyObject *self, PyObject *args) {
     }
     if (basis) result = Py_BuildValue("(dNlNNiNN)", bound, pl, jp, sh, pt, lp->iters, lay, basis);
     else { Py_XDECREF(pl); Py_XDECREF(sh); Py_XDECREF(pt); Py_XDECREF(lay); }
-    PyMem_Free(lp);
+    if (result && cap < 0 && HOLD) hold(lp);  /* (for the capped solve or the branch and bound after) */
+    else PyMem_Free(lp);
     return result;
 }
 
@@ -1181,9 +1296,8 @@ static PyObject *lp_branch(PyObject *self, PyObject *args) {
     }
     int table[52], rack[52], none;
     double value[53];
-    LP *lp = prepare(table_o, rack_o, jt, jr, weights_o, cap, start_o, table, rack, value, &none);
+    LP *lp = programme(table_o, rack_o, jt, jr, weights_o, cap, start_o, 1, table, rack, value, &none);
     if (!lp) return none ? Py_NewRef(Py_None) : NULL;
-    if (start_o != Py_None) warm(lp, start_o, programme_digest(lp, lp->up), cap);
     BB s;
     memset(&s, 0, sizeof(s));
     s.lp = lp; s.table = table; s.rack = rack; s.jt = jt; s.jr = jr; s.value = value;

@@ -197,6 +197,39 @@ def test_a_capped_solve_from_the_uncapped_basis_gives_the_same_bound():
         lp.solve([0] * 52, [0] * 52, 0, 0, None, 3, "a basis")
 
 
+def test_the_optimum_kept_and_the_basis_installed_start_alike():
+    """A capped solve or a branch and bound started from the uncapped
+    solve's basis takes that solve's optimum over as it stands when it is
+    the next such call on the same inputs, else installs the basis from
+    the bytes: the same bound, point, pivots, nodes and plan either way."""
+    lp = _simplex()
+    compared = branched = 0
+    for table, rack, jt, jr, weights in _positions():
+        free = lp.solve(table, rack, jt, jr, weights)
+        if free is None:
+            continue
+        basis = free[7]
+        most = int((free[0] + 1e-3) // bound.BIG)
+        for cap in (most, max(0, most - 1)):
+            kept = lp.solve(table, rack, jt, jr, weights, cap, basis)
+            installed = lp.solve(table, rack, jt, jr, weights, cap, basis)
+            assert kept == installed, (table, rack, jt, jr, cap)
+            lp.solve(table, rack, jt, jr, weights)  # (the optimum kept again)
+        kept = lp.branch(table, rack, jt, jr, weights, 0.0, 64, basis, most)
+        installed = lp.branch(table, rack, jt, jr, weights, 0.0, 64, basis, most)
+        assert kept == installed, (table, rack, jt, jr)
+        # (the inputs must be the optimum's own: a rack tile more is set up afresh)
+        if jr == 0 and any(r < 2 for r in rack):
+            lp.solve(table, rack, jt, jr, weights)
+            more = list(rack)
+            more[more.index(min(more))] += 1
+            assert lp.solve(table, more, jt, jr, weights, most, basis) == \
+                lp.solve(table, more, jt, jr, weights, most)
+        compared += 1
+        branched += kept[1] > 1
+    assert compared >= 100 and branched >= 10
+
+
 def _milp(table, rack, jt, jr, weights, cap=None):
     """The programme in integers (with ``cap``: at most that many tiles
     played), written out for SciPy's milp (HiGHS): its optimum, or None."""
