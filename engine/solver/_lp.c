@@ -325,11 +325,13 @@ static int dual_simplex(LP *lp) {
                 lp->alpha[j] += lp->rc_v[e] * v;
             }
         }
-        int nc = 0;
+        int nc = 0, nn = 0;
+        int *nb = lp->touched;  /* (rewritten in place: the nonbasic free columns it touched) */
         for (int k = 0; k < nt; k++) {
             int j = lp->touched[k];
             int st = lp->state[j];
             if (st == BASIC || st == FIXED) continue;
+            nb[nn++] = j;
             double a = lp->alpha[j];
             double at = sgn * a;
             if ((st == LOW && at > PIVTOL) || (st == UP && at < -PIVTOL)) {
@@ -381,11 +383,10 @@ static int dual_simplex(LP *lp) {
             lp->state[j] = lp->state[j] == LOW ? UP : LOW;
             nflip++;
         }
-        /* the prices move: reduced costs along the row */
-        for (int k2 = 0; k2 < nt; k2++) {
-            int j = lp->touched[k2];
-            int st = lp->state[j];
-            if (st == BASIC || st == FIXED) continue;
+        /* the prices move: reduced costs along the row (the columns that
+         * flipped above were nonbasic free ones still) */
+        for (int k2 = 0; k2 < nn; k2++) {
+            int j = nb[k2];
             lp->d[j] -= s * sgn * lp->alpha[j];
         }
         int p = lp->head[r];
