@@ -1779,11 +1779,12 @@ static PyObject *counts_list(const int *v, int n, int step, int reversed) {
 }
 
 static int read_codes(PyObject *lst, int *counts) {
-    /* 1: counted; 0: not a list of codes 0..52 (left to the caller's checks) */
+    /* 1: counted; 0: not a list of codes 0..52, each an int (not a Tile, not
+     * a bool: read_tiles reads those), left to the caller's checks */
     if (!PyList_Check(lst)) return 0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lst); i++) {
         PyObject *t = PyList_GET_ITEM(lst, i);
-        if (!PyLong_Check(t)) return 0;
+        if (!PyLong_CheckExact(t)) return 0;
         long v = PyLong_AsLong(t);
         if (v < 0 || v > 52) {
             PyErr_Clear();

@@ -169,13 +169,20 @@ def solve(table, rack, initial_meld_done: bool = True, *, rules=None,
     rs = _rules(rules)
     if rs.one_in_runs != "low":
         raise SolverError("the solver reads runs with 1 low only (one_in_runs='low')")
-    tab = read_tiles(table, "table")
-    rk = read_tiles(rack, "rack")
-    if core.PRELUDE and table_melds is None and initial_meld_done and not explicit and \
-            not fewest_moves:
-        # the table as a multiset: the first steps in C at once (None: the
-        # kernel is not there, or a check below is to name what is wrong)
-        got = core.dp.prelude(tab, rk, ts.copies, ts.jokers, core.MIRROR, core.SMALL_TABLE)
+    prelude = core.PRELUDE and table_melds is None and initial_meld_done and not explicit and \
+        not fewest_moves
+    got = None
+    if prelude and type(table) is list and type(rack) is list:
+        # the table as a multiset, given as tile codes: the first steps in C
+        # at once (None: the kernel is not there, or the tiles are to be
+        # read and checked below, which name what is wrong)
+        got = core.dp.prelude(table, rack, ts.copies, ts.jokers, core.MIRROR, core.SMALL_TABLE)
+    if got is None:
+        tab = read_tiles(table, "table")
+        rk = read_tiles(rack, "rack")
+        if prelude:
+            got = core.dp.prelude(tab, rk, ts.copies, ts.jokers, core.MIRROR, core.SMALL_TABLE)
+    if prelude:
         if got is False:
             raise SolverError("the table cannot be divided into valid melds")
         if got is not None:

@@ -16,7 +16,9 @@ import pytest
 
 from engine.solver import compiled, core, division, dp, solve
 from engine.solver.positions import random_position
-from engine.tiles import STANDARD, XP, counts_of
+from engine.errors import NotationError
+from engine.solver import SolverError
+from engine.tiles import STANDARD, TILES, XP, counts_of
 
 from .solver_builds import required
 
@@ -261,6 +263,22 @@ def test_a_solves_first_steps_in_c_are_the_steps_one_by_one(monkeypatch):
     assert core.dp.prelude([0, 1, 2], [53], 2, 2, True, 15) is None
     assert core.dp.prelude([0, 1, 2], [], 2, 2, True, 15) == (0, 0, *core.oriented(
         counts_of([0, 1, 2])[:52], [0] * 52, 0, None)[:2], [1, 2, 3, 0], False)
+    # a solve given codes takes them to the prelude as they are; what it
+    # leaves (not codes, a Tile, a bool, copies past the set's) is read and
+    # checked as before, and named
+    assert core.dp.prelude([0, 1, True], [], 2, 2, True, 15) is None
+    assert core.dp.prelude([TILES[0], 1, 2], [], 2, 2, True, 15) is None
+    assert core.dp.prelude([0, 1, 53], [], 2, 2, True, 15) is None
+    plain = solve([0, 1, 2], [3])
+    assert solve([TILES[0], TILES[1], TILES[2]], [TILES[3]]) == plain == \
+        solve(" ".join(str(TILES[i]) for i in range(3)), str(TILES[3]))
+    assert plain.tiles_placed == 1
+    with pytest.raises(NotationError, match=str(TILES[0])):
+        solve([0, 0, 0], [1])
+    with pytest.raises(NotationError):
+        solve([0, 1, 99], [])
+    with pytest.raises(SolverError, match="cannot be divided"):
+        solve([0, 1, 3], [2])
 
 
 def test_the_solver_answers_alike_with_and_without_the_layers_in_c():
