@@ -1334,10 +1334,109 @@ static PyObject *lp_shapes(PyObject *self, PyObject *unused) {
     return l;
 }
 
+/* ------------------------------------------------------------------ */
+/* A layout of the solved position laid in the original one */
+
+PyDoc_STRVAR(lay_back_doc,
+"lay_back(melds, played, order, mirrored) -> (melds, used)\n\n"
+"A layout of the solved position (melds as slot tuples, the rack tiles\n"
+"played as 52 counts) in the original one, where colour k of the solved\n"
+"position is colour order[k] and, when mirrored, the numbers are reversed:\n"
+"each meld's slots mapped back in canonical order as laid (a group's\n"
+"sorted; a run's reversed when mirrored), and the rack tiles placed (52\n"
+"counts). As core.LaidPlan.lay_out in Python.");
+
+static PyObject *lp_lay_back(PyObject *self, PyObject *args) {
+    PyObject *melds_o, *played_o, *order_o;
+    int mirrored;
+    if (!PyArg_ParseTuple(args, "OOOp", &melds_o, &played_o, &order_o, &mirrored)) return NULL;
+    int order[4], played[52], seen = 0;
+    if (!read_counts(order_o, order, 4, "order") || !read_counts(played_o, played, 52, "played"))
+        return NULL;
+    for (int t = 0; t < 52; t++)
+        if (played[t] < 0) {
+            PyErr_SetString(PyExc_ValueError, "played: expected counts of 0 or more");
+            return NULL;
+        }
+    for (int k = 0; k < 4; k++) {
+        if (order[k] < 0 || order[k] > 3 || seen >> order[k] & 1) {
+            PyErr_SetString(PyExc_ValueError, "order: expected the colours 0-3, each once");
+            return NULL;
+        }
+        seen |= 1 << order[k];
+    }
+    /* per slot code of the solved position, the original's (52: no slot) */
+    int back[GROUP_JOKER + 13];
+    for (int k = 0; k < 4; k++)
+        for (int n = 0; n < 13; n++) back[k * 13 + n] = order[k] * 13 + (mirrored ? 12 - n : n);
+    back[52] = 52;
+    for (int x = 0; x < 52; x++) back[RUN_JOKER + x] = RUN_JOKER + back[x];
+    for (int n = 0; n < 13; n++) back[GROUP_JOKER + n] = GROUP_JOKER + (mirrored ? 12 - n : n);
+    PyObject *fast = PySequence_Fast(melds_o, "melds: expected a list of slot tuples");
+    if (!fast) return NULL;
+    Py_ssize_t nm = PySequence_Fast_GET_SIZE(fast);
+    PyObject *out = PyList_New(nm);
+    if (!out) { Py_DECREF(fast); return NULL; }
+    for (Py_ssize_t i = 0; i < nm; i++) {
+        PyObject *mf = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, i), "melds: expected slot tuples");
+        if (!mf) goto fail;
+        Py_ssize_t len = PySequence_Fast_GET_SIZE(mf);
+        int m[16], mapped[16], top = -1;
+        if (len < 2 || len > 16) {
+            Py_DECREF(mf);
+            PyErr_SetString(PyExc_ValueError, "melds: a meld of 2 to 16 slots expected");
+            goto fail;
+        }
+        for (Py_ssize_t e = 0; e < len; e++) {
+            long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(mf, e));
+            if (v == -1 && PyErr_Occurred()) { Py_DECREF(mf); goto fail; }
+            if (v < 0 || v >= GROUP_JOKER + 13) {
+                Py_DECREF(mf);
+                PyErr_SetString(PyExc_ValueError, "melds: a slot code 0-117 expected");
+                goto fail;
+            }
+            m[e] = (int)v;
+            mapped[e] = back[v];
+            if (m[e] > top) top = m[e];
+        }
+        Py_DECREF(mf);
+        int group = top >= GROUP_JOKER || (m[0] < 52 && m[1] < 52 && m[0] % 13 == m[1] % 13);
+        if (group) {  /* by colour, jokers last */
+            for (Py_ssize_t a = 1; a < len; a++)
+                for (Py_ssize_t b = a; b > 0 && mapped[b] < mapped[b - 1]; b--) {
+                    int t = mapped[b]; mapped[b] = mapped[b - 1]; mapped[b - 1] = t;
+                }
+        } else if (mirrored) {  /* a run by number, which the reversal reversed */
+            for (Py_ssize_t a = 0, b = len - 1; a < b; a++, b--) {
+                int t = mapped[a]; mapped[a] = mapped[b]; mapped[b] = t;
+            }
+        }
+        PyObject *t = PyTuple_New(len);
+        if (!t) goto fail;
+        for (Py_ssize_t e = 0; e < len; e++) {
+            PyObject *v = PyLong_FromLong(mapped[e]);
+            if (!v) { Py_DECREF(t); goto fail; }
+            PyTuple_SET_ITEM(t, e, v);
+        }
+        PyList_SET_ITEM(out, i, t);
+    }
+    Py_DECREF(fast);
+    long used[52] = {0};
+    for (int code = 0; code < 52; code++) used[back[code]] += played[code];
+    PyObject *ul = list_of_ints(used, 52);
+    if (!ul) { Py_DECREF(out); return NULL; }
+    return Py_BuildValue("(NN)", out, ul);
+fail:
+    Py_DECREF(fast);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"solve", lp_solve, METH_VARARGS, solve_doc},
     {"branch", lp_branch, METH_VARARGS, branch_doc},
     {"shapes", lp_shapes, METH_NOARGS, "The meld shapes, as bound.SHAPES (each a tuple of tile codes)."},
+    {"lay_back", lp_lay_back, METH_VARARGS, lay_back_doc},
     {NULL, NULL, 0, NULL},
 };
 

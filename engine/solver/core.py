@@ -483,6 +483,8 @@ def _rounded_plan(table: list[int], jt: int, best: dp.Plan | None,
 _FACE = [i % 13 + 1 for i in range(52)]  # the numbered tiles' face values
 
 
+LAY_BACK = 1  # a laid plan laid back in the original position in C (0: in Python)
+
 _BACK: dict[int, list[int]] = {}  # per orientation: the slot codes back in the original
 
 
@@ -521,7 +523,11 @@ class LaidPlan:
 
     def lay_out(self, order: list[int], mirrored: bool) -> tuple[list[tuple], list[int]]:
         """As :func:`engine.solver.dp.lay_out`: the melds and the rack tiles
-        placed in the original position."""
+        placed in the original position (in C where the simplex in C is
+        built, ``LAY_BACK``: its ``lay_back``)."""
+        lp = relaxation._c_simplex() if LAY_BACK else None
+        if lp is not None:
+            return lp.lay_back(self.melds, self.played, order, mirrored)
         back = _back_slots(order, mirrored)
         melds = []
         for m in self.melds:

@@ -89,10 +89,12 @@ def test_layouts_the_same_either_way(lean, monkeypatch):
     assert any(got) and not all(got)
 
 
-def test_a_laid_plans_melds_are_canonical_as_before():
+def test_a_laid_plans_melds_are_canonical_as_before(monkeypatch):
     """The relaxation's layout, laid in the original position, each meld
     put in canonical order as laid (a group's sorted, a run's reversed in
-    a reversed position): what :func:`engine.melds.canonical` gives."""
+    a reversed position): what :func:`engine.melds.canonical` gives, and
+    the rack tiles placed mapped back; in C as in Python."""
+    assert bound._c_simplex() is not None  # (the build the solver runs with)
     rng = random.Random(5)
     checked = jokers = 0
     for _ in range(400):
@@ -102,7 +104,15 @@ def test_a_laid_plans_melds_are_canonical_as_before():
             continue
         order = rng.sample(range(4), 4)
         mirrored = rng.random() < 0.5
-        got, _ = core.LaidPlan(0, jt, melds, [0] * 52).lay_out(order, mirrored)
+        played = [rng.randrange(3) for _ in range(52)]
+        got, used = core.LaidPlan(0, jt, melds, played).lay_out(order, mirrored)
+        # in C (the simplex's lay_back) and in Python alike
+        monkeypatch.setattr(core, "LAY_BACK", 0)
+        assert core.LaidPlan(0, jt, melds, played).lay_out(order, mirrored) == (got, used)
+        monkeypatch.setattr(core, "LAY_BACK", 1)
+        assert sum(used) == sum(played) and all(
+            used[order[t // 13] * 13 + (12 - t % 13 if mirrored else t % 13)] == played[t]
+            for t in range(52))
 
         def back(s):
             if s >= GROUP_JOKER:

@@ -336,6 +336,19 @@ def test_bad_input_is_refused(args, message):
         _simplex().solve(*args)
 
 
+@pytest.mark.parametrize("args,message", [
+    (([(0, 1, 2)], [0] * 52, [0, 1, 2, 2], False), "order"),
+    (([(0, 1, 2)], [0] * 52, [0, 1, 2, 4], True), "order"),
+    (([(0, 1, 2)], [-1] + [0] * 51, [0, 1, 2, 3], False), "played"),
+    (([(0, 1, 200)], [0] * 52, [0, 1, 2, 3], False), "slot code"),
+    (([(0,)], [0] * 52, [0, 1, 2, 3], False), "2 to 16 slots"),
+    ((7, [0] * 52, [0, 1, 2, 3], False), "melds"),
+])
+def test_a_layout_laid_back_refuses_bad_input(args, message):
+    with pytest.raises((ValueError, TypeError), match=message):
+        _simplex().lay_back(*args)
+
+
 def test_the_build_status_names_the_bound(capsys):
     """``python -m engine.solver.build status`` says which programme
     solve() runs and what its bound runs on."""
