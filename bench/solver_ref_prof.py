@@ -6,7 +6,7 @@ and by the solver (best of two, each cold: the per-position caches
 cleared), with the solver's stages timed (CPU time): the linear
 relaxation's bound, its rounded play, the narrow (``beam32``) and wider
 (``beam128``) passes, the depth-first searches (``feasible``; ``_lim``:
-with a limit), the exact pass (``exact_pass``, which holds its
+with a limit), a solve's first steps (``prelude``), the exact pass (``exact_pass``, which holds its
 ``_finish`` calls and a wider pass it asks). Prints the positions whose
 ratio (GLPK_MI / ours) is below ``--below``, with their stages; with
 ``--passes`` also each pass of the programme that the exact pass runs (its
@@ -49,7 +49,7 @@ class _Timed:
 
     def __getattr__(self, name):
         real = getattr(self._m, name)
-        if name not in ("run_dp", "feasible"):
+        if name not in ("run_dp", "feasible", "prelude"):
             return real
 
         def timed(*args, **kwargs):
@@ -165,8 +165,9 @@ def main(argv=None) -> int:
                         print(f"    {line}")
     print(f"ours in total {1e3 * ours_total:.1f} ms; stages: " + ", ".join(
         f"{k} {1e3 * v:.1f}" for k, v in total.most_common()))
-    print(f"outside best_plan {1e3 * (ours_total - total['best_plan']):.1f} ms (the table's "
-          f"check, divisible, and the layout, build_melds, among it)")
+    print(f"outside best_plan {1e3 * (ours_total - total['best_plan']):.1f} ms (a solve's first "
+          f"steps, prelude - the table's check among them - or divisible where they run one "
+          f"by one, and the layout, build_melds, among it)")
     print(f"load average {load_average()}")
     return 0
 

@@ -471,15 +471,21 @@ static int read_counts(PyObject *seq, int *out, int n, const char *what) {
     return 1;
 }
 
-static PyObject *list_of_ints(const long *v, int n) {
-    PyObject *l = PyList_New(n);
+/* the n ints of v as a list, or as a tuple */
+static PyObject *ints_as(int tuple, const long *v, Py_ssize_t n) {
+    PyObject *l = tuple ? PyTuple_New(n) : PyList_New(n);
     if (!l) return NULL;
-    for (int i = 0; i < n; i++) {
+    for (Py_ssize_t i = 0; i < n; i++) {
         PyObject *o = PyLong_FromLong(v[i]);
         if (!o) { Py_DECREF(l); return NULL; }
-        PyList_SET_ITEM(l, i, o);
+        if (tuple) PyTuple_SET_ITEM(l, i, o);
+        else PyList_SET_ITEM(l, i, o);
     }
     return l;
+}
+
+static PyObject *list_of_ints(const long *v, int n) {
+    return ints_as(0, v, n);
 }
 
 #define NRUNS 120          /* the shapes before this are runs, the rest groups */
@@ -1381,7 +1387,8 @@ static PyObject *lp_lay_back(PyObject *self, PyObject *args) {
         PyObject *mf = PySequence_Fast(PySequence_Fast_GET_ITEM(fast, i), "melds: expected slot tuples");
         if (!mf) goto fail;
         Py_ssize_t len = PySequence_Fast_GET_SIZE(mf);
-        int m[16], mapped[16], top = -1;
+        int m[16], top = -1;
+        long mapped[16];
         if (len < 2 || len > 16) {
             Py_DECREF(mf);
             PyErr_SetString(PyExc_ValueError, "melds: a meld of 2 to 16 slots expected");
@@ -1404,20 +1411,15 @@ static PyObject *lp_lay_back(PyObject *self, PyObject *args) {
         if (group) {  /* by colour, jokers last */
             for (Py_ssize_t a = 1; a < len; a++)
                 for (Py_ssize_t b = a; b > 0 && mapped[b] < mapped[b - 1]; b--) {
-                    int t = mapped[b]; mapped[b] = mapped[b - 1]; mapped[b - 1] = t;
+                    long t = mapped[b]; mapped[b] = mapped[b - 1]; mapped[b - 1] = t;
                 }
         } else if (mirrored) {  /* a run by number, which the reversal reversed */
             for (Py_ssize_t a = 0, b = len - 1; a < b; a++, b--) {
-                int t = mapped[a]; mapped[a] = mapped[b]; mapped[b] = t;
+                long t = mapped[a]; mapped[a] = mapped[b]; mapped[b] = t;
             }
         }
-        PyObject *t = PyTuple_New(len);
+        PyObject *t = ints_as(1, mapped, len);
         if (!t) goto fail;
-        for (Py_ssize_t e = 0; e < len; e++) {
-            PyObject *v = PyLong_FromLong(mapped[e]);
-            if (!v) { Py_DECREF(t); goto fail; }
-            PyTuple_SET_ITEM(t, e, v);
-        }
         PyList_SET_ITEM(out, i, t);
     }
     Py_DECREF(fast);
