@@ -1773,7 +1773,12 @@ static PyObject *counts_list(const int *v, int n, int step, int reversed) {
     for (int i = 0; i < n; i++) {
         int c = i / 13, k = i % 13;
         int src = ((step >> (2 * c)) & 3) * 13 + (reversed ? 12 - k : k);
-        PyList_SET_ITEM(out, i, PyLong_FromLong(v[src]));
+        PyObject *o = PyLong_FromLong(v[src]);
+        if (!o) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, o);
     }
     return out;
 }

@@ -821,7 +821,10 @@ static LP *prepare(PyObject *table_o, PyObject *rack_o, int jt, int jr, PyObject
  * inputs: a capped solve or a branch and bound takes it over, the cap's
  * row added in place, with no setup and no basis to install. Any other
  * call sets up its programme and installs the basis from the bytes, as
- * before: the same numbers either way. */
+ * before: the same numbers either way. (One slot for the process, read
+ * and written only with the GIL held: a call of another thread in
+ * between leaves its own optimum there, which the digest and the inputs
+ * tell apart.) */
 static LP *held;
 
 static void hold(LP *lp) {
