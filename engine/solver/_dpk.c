@@ -1400,13 +1400,8 @@ static int search_init(Search *x, PyObject *args, PyObject *kw) {
     PyObject *lists[2] = {table, rack};
     for (int a = 0; a < 2; a++) {
         if (int_list(lists[a], 52, buf) < 0) return -1;
-        for (int i = 0; i < 52; i++) {
-            if (buf[i] < 0 || buf[i] > 63) {
-                PyErr_SetString(PyExc_ValueError, "counts: 0 to 63 a tile");
-                return -1;
-            }
-            counts[a][i] = (int)buf[i];
-        }
+        for (int i = 0; i < 52; i++)  /* (out of range: -1, which search_fill refuses) */
+            counts[a][i] = buf[i] < 0 || buf[i] > 63 ? -1 : (int)buf[i];
     }
     return search_fill(x, counts[0], counts[1], jt, jr, limit, dominance, facts, colour_cache,
                        colour_options, empty_opt, limit_exc);

@@ -485,24 +485,6 @@ _FACE = [i % 13 + 1 for i in range(52)]  # the numbered tiles' face values
 
 LAY_BACK = 1  # a laid plan laid back in the original position in C (0: in Python)
 
-_BACK: dict[int, list[int]] = {}  # per orientation: the slot codes back in the original
-
-
-def _back_slots(order: list[int], mirrored: bool) -> list[int]:
-    """Per slot code of the solved position (engine.melds's: a tile, 52 for
-    no slot, a run's joker where it stands, a group's joker of a number),
-    the slot code in the original position (colours renamed by ``order``,
-    numbers reversed when ``mirrored``)."""
-    key = order[0] | order[1] << 2 | order[2] << 4 | order[3] << 6 | mirrored << 8
-    back = _BACK.get(key)
-    if back is None:
-        back = [order[k] * 13 + (12 - n if mirrored else n) for k in range(4) for n in range(13)]
-        # (52 stands for no slot) a run's joker, where it stands; a group's
-        back += [52] + [RUN_JOKER + x for x in back]
-        back += [GROUP_JOKER + (12 - n if mirrored else n) for n in range(13)]
-        _BACK[key] = back
-    return back
-
 
 class LaidPlan:
     """A plan given as its melds (the linear relaxation's integral optimum,
@@ -528,7 +510,10 @@ class LaidPlan:
         lp = relaxation._c_simplex() if LAY_BACK else None
         if lp is not None:
             return lp.lay_back(self.melds, self.played, order, mirrored)
-        back = _back_slots(order, mirrored)
+        back = [order[k] * 13 + (12 - n if mirrored else n) for k in range(4) for n in range(13)]
+        # (52 stands for no slot) a run's joker, where it stands; a group's
+        back += [52] + [RUN_JOKER + x for x in back]
+        back += [GROUP_JOKER + (12 - n if mirrored else n) for n in range(13)]
         melds = []
         for m in self.melds:
             slots = [back[s] for s in m]

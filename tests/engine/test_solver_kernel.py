@@ -230,7 +230,8 @@ def test_a_solves_first_steps_in_c_are_the_steps_one_by_one(monkeypatch):
     more copies than the set has; and a solve answers alike with it and
     without."""
     _kernel()
-    assert core.dp.KERNEL is not None  # (the build the solver runs with)
+    required((core.dp.KERNEL, "not what the solver's programme runs with"),
+             "the solver's layers in C")
     seen = {"divides": 0, "not": 0, "mirrored": 0, "dropped": 0}
     for name, ts, size, rack in SEEDS + [(f"prelude-{i}", STANDARD, 30, 6) for i in range(12)]:
         table, r = random_position(name + "-prelude", ts, size, rack)

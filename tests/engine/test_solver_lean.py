@@ -10,9 +10,11 @@ import pytest
 
 from engine.errors import EngineError
 from engine.melds import GROUP_JOKER, RUN_JOKER, canonical
-from engine.solver import bound, core, solve
+from engine.solver import bound, compiled, core, solve
 from engine.solver.division import read_tiles
 from engine.tiles import TILES
+
+from .solver_builds import required
 
 
 def test_oriented_is_the_composition_it_replaces():
@@ -94,7 +96,7 @@ def test_a_laid_plans_melds_are_canonical_as_before(monkeypatch):
     put in canonical order as laid (a group's sorted, a run's reversed in
     a reversed position): what :func:`engine.melds.canonical` gives, and
     the rack tiles placed mapped back; in C as in Python."""
-    assert bound._c_simplex() is not None  # (the build the solver runs with)
+    required(compiled._simplex(), "the bound's simplex in C")  # (C and Python compared)
     rng = random.Random(5)
     checked = jokers = 0
     for _ in range(400):
